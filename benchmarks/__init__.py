@@ -1,0 +1,1 @@
+"""Speed and accuracy benchmarks. ``python -m benchmarks [AREA...]`` runs them (``make bench``)."""

@@ -1,0 +1,1 @@
+"""Profiles (palette, white balance, table geometry) and the tools that make them."""

@@ -1,0 +1,1 @@
+"""Pixels to observations: finds Qwirkle tiles, their colour, shape and lattice cell."""

@@ -1,0 +1,148 @@
+"""What vision returns for one image: tiles on the lattice, plus the lattice and quality signals.
+
+These are the types every later stage consumes (tracking, web UI, benchmarks). Pixel
+coordinates are ``(x, y)`` floats in the *input* image (names end in ``_xy``); grid positions are
+:class:`scorer.model.Pos` ``(row, col)`` on the tiles' own lattice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scorer.model import Board, Pos, Tile
+
+__all__ = ["Lattice", "Observation", "TileObservation"]
+
+PointXY = tuple[float, float]
+Matrix3 = tuple[tuple[float, float, float], tuple[float, float, float], tuple[float, float, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class TileObservation:
+    """One tile as seen.
+
+    Attributes:
+        pos: lattice cell ``(row, col)``.
+        tile: the best reading (colour name, shape).
+        color_confidence, shape_confidence: posterior-like scores in [0, 1] of the best reading.
+        alternatives: other readings, best first, as ``(tile, confidence)``; the first is the
+            runner-up (a different colour or shape), used by move inference.
+        center_xy: tile centre in image pixels.
+        corners_xy: the tile top's four corners in image pixels, clockwise from top-left.
+    """
+
+    pos: Pos
+    tile: Tile
+    color_confidence: float
+    shape_confidence: float
+    center_xy: PointXY
+    corners_xy: tuple[PointXY, PointXY, PointXY, PointXY]
+    alternatives: tuple[tuple[Tile, float], ...] = ()
+
+    @property
+    def confidence(self) -> float:
+        """Confidence of the whole reading: the weaker of colour and shape."""
+        return min(self.color_confidence, self.shape_confidence)
+
+    @property
+    def readings(self) -> tuple[Tile, ...]:
+        """The best reading followed by the alternatives, best first."""
+        return (self.tile, *(t for t, _ in self.alternatives))
+
+
+@dataclass(frozen=True, slots=True)
+class Lattice:
+    """The tiles' grid as seen in the image.
+
+    Attributes:
+        pitch_px: distance between neighbouring cell centres, image pixels (median over the
+            board; varies across an oblique view).
+        angle_deg: direction of the lattice's +col axis in the image, degrees in [0, 90).
+        image_from_grid: 3x3 homography mapping homogeneous ``(col, row, 1)`` grid coordinates
+            (cell centres at integers) to homogeneous image ``(x, y, 1)``.
+    """
+
+    pitch_px: float
+    angle_deg: float
+    image_from_grid: Matrix3
+
+    def to_image(self, row: float, col: float) -> PointXY:
+        """Image ``(x, y)`` of a (fractional) grid point."""
+        h = self.image_from_grid
+        x = h[0][0] * col + h[0][1] * row + h[0][2]
+        y = h[1][0] * col + h[1][1] * row + h[1][2]
+        w = h[2][0] * col + h[2][1] * row + h[2][2]
+        return (x / w, y / w)
+
+    def to_grid(self, x: float, y: float) -> tuple[float, float]:
+        """Fractional ``(row, col)`` of an image point (inverse of :meth:`to_image`)."""
+        a = self.image_from_grid
+        # inverse of a 3x3 via adjugate; fine for a well-conditioned homography
+        det = (
+            a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+            - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+            + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+        )
+        if det == 0:
+            raise ValueError("singular lattice homography")
+        inv = (
+            (
+                (a[1][1] * a[2][2] - a[1][2] * a[2][1]) / det,
+                (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det,
+                (a[0][1] * a[1][2] - a[0][2] * a[1][1]) / det,
+            ),
+            (
+                (a[1][2] * a[2][0] - a[1][0] * a[2][2]) / det,
+                (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det,
+                (a[0][2] * a[1][0] - a[0][0] * a[1][2]) / det,
+            ),
+            (
+                (a[1][0] * a[2][1] - a[1][1] * a[2][0]) / det,
+                (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det,
+                (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det,
+            ),
+        )
+        c = inv[0][0] * x + inv[0][1] * y + inv[0][2]
+        r = inv[1][0] * x + inv[1][1] * y + inv[1][2]
+        w = inv[2][0] * x + inv[2][1] * y + inv[2][2]
+        return (r / w, c / w)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything vision read from one image.
+
+    Attributes:
+        tiles: the tiles seen, in no particular order.
+        lattice: the grid they sit on, or None when fewer than one tile was found.
+        image_size: ``(width, height)`` of the input image, pixels.
+        unseen: lattice cells that are (or may be) covered, e.g. by a hand: never guessed.
+        occluded_fraction: share of the board's area hidden by non-table objects, in [0, 1].
+        blur: sharpness signal (variance of the Laplacian on the tile tops; low = blurred).
+        elapsed_ms: time spent on the decoded image (reading excluded), milliseconds.
+        palette: colour names the classification used, in palette order.
+    """
+
+    tiles: tuple[TileObservation, ...]
+    lattice: Lattice | None
+    image_size: tuple[int, int]
+    unseen: tuple[Pos, ...] = ()
+    occluded_fraction: float = 0.0
+    blur: float = 0.0
+    elapsed_ms: float = 0.0
+    palette: tuple[str, ...] = ()
+    debug: dict[str, object] | None = field(default=None, compare=False, repr=False)
+
+    def board(self) -> Board:
+        """The best readings as a :class:`Board` (positions may include impossible states)."""
+        return Board((t.pos, t.tile) for t in self.tiles)
+
+    def readings(self) -> dict[Pos, tuple[Tile, ...]]:
+        """Per cell, the candidate tiles best first (for :func:`scorer.infer.infer_move`)."""
+        return {t.pos: t.readings for t in self.tiles}
+
+    @staticmethod
+    def from_tiles(tiles: Sequence[TileObservation], image_size: tuple[int, int]) -> Observation:
+        """A minimal observation (no lattice) from tiles, e.g. for tests of tracking."""
+        return Observation(tiles=tuple(tiles), lattice=None, image_size=image_size)

@@ -1,0 +1,1 @@
+"""The Flask companion app and the ``tabletally`` command line."""
