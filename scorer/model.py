@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import NamedTuple
 
 __all__ = [
@@ -146,7 +146,7 @@ class Pos(NamedTuple):
         r, c = self
         return (Pos(r - 1, c), Pos(r + 1, c), Pos(r, c - 1), Pos(r, c + 1))
 
-    def __add__(self, other: object) -> Pos:  # type: ignore[override]
+    def __add__(self, other: object) -> Pos:
         if not isinstance(other, tuple):
             return NotImplemented
         return Pos(self[0] + other[0], self[1] + other[1])
@@ -275,7 +275,12 @@ class Board(Mapping[Pos, Tile]):
 
     __slots__ = ("_cells", "_hash")
 
-    def __init__(self, cells: Mapping[tuple[int, int], Tile] | Iterable[tuple[tuple[int, int], Tile]] = ()):
+    def __init__(
+        self,
+        cells: Mapping[Pos, Tile]
+        | Mapping[tuple[int, int], Tile]
+        | Iterable[tuple[tuple[int, int], Tile]] = (),
+    ) -> None:
         items = cells.items() if isinstance(cells, Mapping) else cells
         self._cells: dict[Pos, Tile] = {Pos(*p): t for p, t in items}
         self._hash: int | None = None
@@ -302,6 +307,14 @@ class Board(Mapping[Pos, Tile]):
         if self._hash is None:
             self._hash = hash(frozenset(self._cells.items()))
         return self._hash
+
+    @classmethod
+    def _wrap(cls, cells: dict[Pos, Tile]) -> Board:
+        """A board owning ``cells`` without copying (scorer-internal fast path)."""
+        new = cls.__new__(cls)
+        new._cells = cells
+        new._hash = None
+        return new
 
     # -- construction -------------------------------------------------------------------------
     def with_tiles(self, items: Iterable[tuple[tuple[int, int], Tile]]) -> Board:
@@ -373,7 +386,10 @@ class Board(Mapping[Pos, Tile]):
         width = max(len(str(t)) for t in self._cells.values())
         out = []
         for r in range(r0, r1 + 1):
-            cells = [str(self._cells[Pos(r, c)]) if Pos(r, c) in self._cells else "." for c in range(c0, c1 + 1)]
+            cells = [
+                str(self._cells[Pos(r, c)]) if Pos(r, c) in self._cells else "."
+                for c in range(c0, c1 + 1)
+            ]
             out.append(" ".join(x.ljust(width) for x in cells).rstrip())
         return "\n".join(out)
 
