@@ -1,0 +1,606 @@
+"""Colour calibration from the tiles themselves.
+
+The user lays one tile of each palette colour in a straight line (any order, or palette order
+left to right) under the evening's light. We find the line, take the clean symbol pixels of every
+tile (the coloured paint on the dark tile body), fit a white balance that brings the line's
+colours to the palette's daylight references, and learn per-colour CIELAB references with their
+spread in that white-balanced space. *Coverage gating*: the result is complete, and may be saved,
+only when every palette colour has enough clean pixels with a low spread and no two learned
+colours are confusable.
+
+Public entry points: :func:`calibrate_colours` (an image -> :class:`ColourCalibration`),
+:func:`find_reference_tiles` (the line), :func:`symbol_lab` (clean pixels of one tile),
+:func:`classify_lab` (nearest references for many colours), :func:`srgb_to_lab_array`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.profile import Palette, Profile, WhiteBalance, lab_to_srgb
+
+__all__ = [
+    "CalibrationError",
+    "ColourCalibration",
+    "ColourSettings",
+    "CoverageError",
+    "TileSample",
+    "calibrate_colours",
+    "classify_lab",
+    "find_reference_tiles",
+    "measure_tiles",
+    "srgb_to_lab_array",
+    "symbol_lab",
+]
+
+QuadXY = npt.NDArray[np.float64]  # (4, 2) corners (x, y), clockwise from top-left
+
+
+class CalibrationError(ValueError):
+    """Calibration could not run on this input (e.g. "reference line not found")."""
+
+
+class CoverageError(CalibrationError):
+    """Calibration ran but some palette colours have no clean samples; nothing was saved.
+
+    Attributes:
+        missing: the colour names without clean samples, in palette order.
+    """
+
+    def __init__(self, message: str, missing: Sequence[str] = ()):
+        super().__init__(message)
+        self.missing = tuple(missing)
+
+
+@dataclass(frozen=True)
+class ColourSettings:
+    """Thresholds of colour calibration (all measured on renders and phone photos of tiles).
+
+    Attributes:
+        min_pixels: fewest clean symbol pixels a colour needs. A Qwirkle symbol covers ~25-35 %
+            of the tile top; at the smallest tile size vision supports (~24 px) that is ~150 px,
+            and ~60 survive the edge erosion, so 40 leaves margin.
+        max_spread: largest robust per-axis CIELAB σ (ΔE units) of a clean sample; render noise
+            and JPEG give 1-4, a dim light amplified by white balance up to ~8; glare or a mixed
+            tile (two colours) gives > 15.
+        min_separation: smallest ΔE76 between two learned references; below it the two colours
+            cannot be told apart reliably under this light (the classic paints are >= 25 apart
+            in daylight; orange/yellow under a 2700 K lamp ~15).
+        inner_margin: fraction of the tile side trimmed from each edge before sampling, to keep
+            bevels, shadows and neighbours out.
+        erode_px: erosion (pixels) of the symbol mask, dropping the paint/body mixing rim.
+        min_symbol_contrast: smallest ΔE between the symbol and the tile body for a pixel to be
+            paint; below it the tile shows no symbol (or is face down).
+        max_line_residual: largest distance of a tile centre from the fitted line, in tile
+            sides (a hand-laid line wanders by ~0.1).
+        min_solidity: area / min-area-rectangle area of a tile blob (squares ~0.95).
+        size_tolerance: a tile's area may differ from the median tile's by this factor.
+        min_tile_area_frac, max_tile_area_frac: tile area bounds as a fraction of the image.
+        dark_body_max_l: tile bodies are darker than this CIELAB L* (black plastic ~ 10-30
+            even under a bright lamp); used by the stand-alone line finder.
+    """
+
+    min_pixels: int = 40
+    max_spread: float = 9.0
+    min_separation: float = 8.0
+    inner_margin: float = 0.12
+    erode_px: int = 1
+    min_symbol_contrast: float = 12.0
+    max_line_residual: float = 0.45
+    min_solidity: float = 0.72
+    size_tolerance: float = 2.2
+    min_tile_area_frac: float = 0.0004
+    max_tile_area_frac: float = 0.15
+    dark_body_max_l: float = 40.0
+
+
+@dataclass(frozen=True)
+class TileSample:
+    """What calibration measured on one tile of the line.
+
+    Attributes:
+        index: position in the line, 0 = leftmost (topmost for a vertical line).
+        color: the palette colour assigned to it (None before assignment).
+        corners_xy: the tile's four corners in image pixels, clockwise from top-left.
+        lab: median CIELAB of its clean symbol pixels, white balance applied.
+        spread: robust per-axis σ of those pixels (ΔE units).
+        pixels: how many clean pixels.
+        clean: enough pixels and a low spread (:class:`ColourSettings`).
+        problem: why it is not clean ("12 pixels", "spread 14.2"), or "".
+    """
+
+    index: int
+    color: str | None
+    corners_xy: tuple[tuple[float, float], ...]
+    lab: tuple[float, float, float]
+    spread: tuple[float, float, float]
+    pixels: int
+    clean: bool
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class ColourCalibration:
+    """The outcome of :func:`calibrate_colours`.
+
+    Attributes:
+        profile: the calibrated profile (palette learned, white balance set). Only meant to be
+            saved when :attr:`complete`.
+        samples: per tile of the line, what was measured, in line order.
+        missing: palette colours without clean samples (empty when complete), palette order.
+        confusable: pairs of colours whose learned references are closer than
+            ``min_separation`` ΔE.
+        fit_residual: mean ΔE76 between the white-balanced line colours and the palette's
+            daylight references (how well a single white balance explains the light).
+    """
+
+    profile: Profile
+    samples: tuple[TileSample, ...]
+    missing: tuple[str, ...]
+    confusable: tuple[tuple[str, str, float], ...] = ()
+    fit_residual: float = 0.0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def coverage(self) -> dict[str, bool]:
+        """Per palette colour, whether it has clean samples."""
+        return {n: n not in self.missing for n in self.profile.palette.names}
+
+    @property
+    def complete(self) -> bool:
+        """Every colour covered and no two colours confusable: safe to save."""
+        return not self.missing and not self.confusable
+
+    def problems(self) -> list[str]:
+        """Human messages for everything that blocks saving (empty when complete)."""
+        out = [f"no clean samples for {n!r}{self._why(n)}" for n in self.missing]
+        out += [f"colours {a!r} and {b!r} look alike under this light (ΔE {d:.1f})"
+                for a, b, d in self.confusable]
+        return out
+
+    def _why(self, name: str) -> str:
+        for s in self.samples:
+            if s.color == name and s.problem:
+                return f" ({s.problem})"
+        return ""
+
+    def require_complete(self) -> Profile:
+        """The profile, or :class:`CoverageError` naming every missing colour."""
+        if not self.complete:
+            raise CoverageError("; ".join(self.problems()), self.missing)
+        return self.profile
+
+
+# --------------------------------------------------------------------------------- colour math
+_V = np.arange(256, dtype=np.float64) / 255.0
+_LIN_LUT = np.where(_V <= 0.04045, _V / 12.92, ((_V + 0.055) / 1.055) ** 2.4)
+_M = np.array(
+    [
+        [0.4124564 / 0.95047, 0.3575761 / 0.95047, 0.1804375 / 0.95047],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339 / 1.08883, 0.1191920 / 1.08883, 0.9503041 / 1.08883],
+    ]
+)
+
+
+def _lin_to_lab(lin_rgb: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    xyz = lin_rgb @ _M.T
+    eps = 216 / 24389
+    f = np.where(xyz > eps, np.cbrt(np.maximum(xyz, eps)), (841 / 108) * xyz + 4 / 29)
+    return np.stack(
+        [116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])],
+        axis=-1,
+    )
+
+
+def srgb_to_lab_array(rgb: npt.NDArray[np.generic]) -> npt.NDArray[np.float64]:
+    """CIELAB (D65) of sRGB colours ``(..., 3)`` (uint8 0..255 or floats 0..255).
+
+    The same formula as :func:`calibration.profile.srgb_to_lab`, vectorised.
+    """
+    a = np.asarray(rgb)
+    if a.dtype == np.uint8:
+        lin = _LIN_LUT[a]
+    else:
+        v = np.clip(a.astype(np.float64) / 255.0, 0.0, None)
+        lin = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+    return _lin_to_lab(lin)
+
+
+def classify_lab(
+    lab: npt.ArrayLike, palette: Palette
+) -> tuple[list[str], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Nearest palette reference for each of ``lab : (N, 3)`` CIELAB colours.
+
+    Returns:
+        ``(names, delta_e, margin)``: per colour the nearest name, its ΔE76 and the gap to the
+        runner-up (ΔE; large = unambiguous).
+    """
+    x = np.asarray(lab, dtype=np.float64).reshape(-1, 3)
+    refs = np.array([palette.lab[n] for n in palette.names], dtype=np.float64)
+    d = np.linalg.norm(x[:, None, :] - refs[None, :, :], axis=2)
+    order = np.argsort(d, axis=1)
+    best = d[np.arange(len(x)), order[:, 0]]
+    second = d[np.arange(len(x)), order[:, 1]] if len(refs) > 1 else best
+    return [palette.names[i] for i in order[:, 0]], best, second - best
+
+
+def _robust_sigma(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    med = np.median(x, axis=0)
+    return np.asarray(1.4826 * np.median(np.abs(x - med), axis=0), dtype=np.float64)
+
+
+# ------------------------------------------------------------------------------ tile sampling
+def _quad_mask(shape: tuple[int, int], quad: QuadXY, margin: float) -> npt.NDArray[np.uint8]:
+    c = quad.mean(axis=0)
+    inner = c + (quad - c) * (1.0 - 2.0 * margin)
+    m = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(m, np.rint(inner).astype(np.int32), 255)
+    return m
+
+
+def symbol_lin_rgb(
+    image_bgr: npt.NDArray[np.uint8],
+    corners_xy: npt.ArrayLike,
+    settings: ColourSettings = ColourSettings(),
+) -> npt.NDArray[np.float64]:
+    """Linear-sRGB ``(N, 3)`` of the clean symbol pixels of one tile (N may be 0).
+
+    ``image_bgr : (H, W, 3) uint8``; ``corners_xy : (4, 2)`` the tile top's corners. Paint is
+    told from the dark body by its CIELAB distance to the body colour (the darkest third of the
+    tile), split with Otsu's threshold; the mask is then eroded by ``erode_px``.
+    """
+    quad = np.asarray(corners_xy, dtype=np.float64).reshape(4, 2)
+    h, w = image_bgr.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return np.zeros((0, 3))
+    crop = image_bgr[y0:y1, x0:x1]
+    mask = _quad_mask(crop.shape[:2], quad - (x0, y0), settings.inner_margin) > 0
+    if mask.sum() < 9:
+        return np.zeros((0, 3))
+    lin = _LIN_LUT[crop[..., ::-1]]
+    lab = _lin_to_lab(lin)
+    inside = lab[mask]
+    dark = inside[inside[:, 0] <= np.percentile(inside[:, 0], 33)]
+    body = np.median(dark, axis=0)
+    dist = np.linalg.norm(lab - body, axis=2)
+    dvals = dist[mask]
+    if dvals.max() < settings.min_symbol_contrast:
+        return np.zeros((0, 3))
+    scaled = np.clip(dvals / dvals.max() * 255, 0, 255).astype(np.uint8)
+    thr, _ = cv2.threshold(scaled.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr_de = max(thr / 255 * dvals.max(), settings.min_symbol_contrast)
+    sym = ((dist > thr_de) & mask).astype(np.uint8)
+    if settings.erode_px > 0:
+        k = 2 * settings.erode_px + 1
+        eroded = cv2.erode(sym, np.ones((k, k), np.uint8))
+        if eroded.sum() >= settings.min_pixels:
+            sym = eroded
+    return np.asarray(lin[sym > 0], dtype=np.float64)
+
+
+def symbol_lab(
+    image_bgr: npt.NDArray[np.uint8],
+    corners_xy: npt.ArrayLike,
+    white_balance: WhiteBalance | None = None,
+    settings: ColourSettings = ColourSettings(),
+) -> npt.NDArray[np.float64]:
+    """CIELAB ``(N, 3)`` of one tile's clean symbol pixels, white balance applied if given."""
+    lin = symbol_lin_rgb(image_bgr, corners_xy, settings)
+    if white_balance is not None and len(lin):
+        lin = np.clip(lin * np.asarray(white_balance.gains), 0.0, 1.0)
+    return _lin_to_lab(lin) if len(lin) else np.zeros((0, 3))
+
+
+def measure_tiles(
+    image_bgr: npt.NDArray[np.uint8],
+    quads_xy: Sequence[npt.ArrayLike],
+    profile: Profile,
+    settings: ColourSettings = ColourSettings(),
+) -> list[tuple[str | None, float, float, int]]:
+    """Classify the symbol colour of tiles whose corners are known, with ``profile``.
+
+    Returns per quad ``(name, ΔE to it, margin to the runner-up, clean pixels)``; ``name`` is
+    None when the tile shows too few symbol pixels. Used by the wizard's live view and the
+    benchmark (the detector has its own classifier reading the same profile fields).
+    """
+    out: list[tuple[str | None, float, float, int]] = []
+    for q in quads_xy:
+        lab = symbol_lab(image_bgr, q, profile.white_balance, settings)
+        if len(lab) < max(3, settings.min_pixels // 4):
+            out.append((None, math.inf, 0.0, len(lab)))
+            continue
+        names, de, margin = classify_lab(np.median(lab, axis=0)[None], profile.palette)
+        out.append((names[0], float(de[0]), float(margin[0]), len(lab)))
+    return out
+
+
+# ------------------------------------------------------------------------------ the line
+def _order_quad(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Corners clockwise from top-left (image coordinates, y down)."""
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    p = pts[np.argsort(ang)]  # clockwise on screen since y grows down
+    start = int(np.argmin(p.sum(axis=1)))
+    return np.roll(p, -start, axis=0)
+
+
+def _tile_blobs(
+    image_bgr: npt.NDArray[np.uint8], settings: ColourSettings
+) -> list[npt.NDArray[np.float64]]:
+    """Dark, square-ish blobs (tile bodies, symbols filled in); touching tiles are split."""
+    h, w = image_bgr.shape[:2]
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
+    light = lab[..., 0]
+    otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    limit = min(float(otsu), settings.dark_body_max_l * 255 / 100)
+    dark = (light < limit).astype(np.uint8) * 255
+    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads: list[npt.NDArray[np.float64]] = []
+    amin, amax = settings.min_tile_area_frac * h * w, settings.max_tile_area_frac * h * w
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < amin:
+            continue
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+        if rw * rh <= 0 or area / (rw * rh) < settings.min_solidity:
+            continue
+        long_, short = max(rw, rh), min(rw, rh)
+        k = max(1, round(long_ / short))  # touching tiles in a line: k squares in a row
+        if short * short > amax or abs(long_ / short - k) > 0.35:
+            continue
+        box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float64)
+        box = _order_quad(box)
+        # split along the long side into k squares (b0..b3 clockwise from top-left)
+        e01, e03 = box[1] - box[0], box[3] - box[0]
+        for i in range(k):
+            if np.linalg.norm(e01) >= np.linalg.norm(e03):
+                p0 = box[0] + e01 * i / k
+                q = np.array([p0, p0 + e01 / k, p0 + e01 / k + e03, p0 + e03])
+            else:
+                p0 = box[0] + e03 * i / k
+                q = np.array([p0, p0 + e01, p0 + e01 + e03 / k, p0 + e03 / k])
+            quads.append(_order_quad(q))
+    return quads
+
+
+def find_reference_tiles(
+    image_bgr: npt.NDArray[np.uint8],
+    count: int,
+    settings: ColourSettings = ColourSettings(),
+) -> list[npt.NDArray[np.float64]]:
+    """The ``count`` tiles of the reference line, in line order (left to right, or top down).
+
+    ``image_bgr : (H, W, 3) uint8``. Tiles are the dark, square bodies (symbols inside them are
+    filled); touching tiles are split by their aspect ratio. Uses ``vision.detect`` instead when
+    it is available and finds exactly ``count`` tiles.
+
+    Returns:
+        ``count`` arrays ``(4, 2)`` of corners ``(x, y)``, clockwise from top-left.
+
+    Raises:
+        CalibrationError: "reference line not found: ..." (too few or too many tiles, tiles of
+            different sizes, or not in one straight line).
+    """
+    quads = _detector_quads(image_bgr, count) or _tile_blobs(image_bgr, settings)
+    if quads:
+        areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in quads])
+        med = float(np.median(areas))
+        quads = [q for q, a in zip(quads, areas, strict=True)
+                 if med / settings.size_tolerance <= a <= med * settings.size_tolerance]
+    if len(quads) != count:
+        raise CalibrationError(
+            f"reference line not found: expected {count} tiles (one per palette colour) in a "
+            f"line, found {len(quads)}"
+        )
+    centres = np.array([q.mean(axis=0) for q in quads])
+    side = float(np.median([np.sqrt(abs(cv2.contourArea(q.astype(np.float32)))) for q in quads]))
+    mean = centres.mean(axis=0)
+    if count >= 2:
+        _, _, vt = np.linalg.svd(centres - mean)
+        direction = vt[0]
+        normal = np.array([-direction[1], direction[0]])
+        resid = np.abs((centres - mean) @ normal)
+        if resid.max() > settings.max_line_residual * side:
+            raise CalibrationError(
+                "reference line not found: the tiles are not in one straight line "
+                f"(a tile is {resid.max() / side:.1f} tile sides off the line)"
+            )
+        if abs(direction[0]) >= abs(direction[1]):
+            direction = direction if direction[0] > 0 else -direction
+        else:
+            direction = direction if direction[1] > 0 else -direction
+        order = np.argsort((centres - mean) @ direction)
+        quads = [quads[i] for i in order]
+    return quads
+
+
+def _detector_quads(image_bgr: npt.NDArray[np.uint8], count: int) -> list[npt.NDArray[np.float64]]:
+    try:
+        from vision.detect import detect
+    except ImportError:
+        return []
+    try:
+        obs = detect(image_bgr)
+    except Exception:  # the detector is optional here; fall back to our own segmentation
+        return []
+    if len(obs.tiles) != count:
+        return []
+    return [np.asarray(t.corners_xy, dtype=np.float64) for t in obs.tiles]
+
+
+# ------------------------------------------------------------------------- white balance fit
+def _fit_gains(
+    obs: npt.NDArray[np.float64], ref: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Per-channel least-squares gains g with g * obs ≈ ref (linear RGB, (n, 3) each)."""
+    num = (obs * ref).sum(axis=0)
+    den = (obs * obs).sum(axis=0)
+    return np.asarray(np.where(den > 1e-9, num / np.maximum(den, 1e-12), 1.0), dtype=np.float64)
+
+
+def _assign(
+    obs_lin: npt.NDArray[np.float64], ref_lin: npt.NDArray[np.float64], ordered: bool
+) -> tuple[list[int], npt.NDArray[np.float64], float]:
+    """Which reference each observed tile is, and the white balance: ``(perm, gains, ΔE)``.
+
+    Tries every assignment (n! for n <= 7; the palette order only when ``ordered``); for each,
+    the best diagonal gains are fitted and the mean ΔE76 after correction is the cost.
+    """
+    n = len(obs_lin)
+    ref_lab = _lin_to_lab(ref_lin)
+    if ordered:
+        perms: list[tuple[int, ...]] = [tuple(range(n))]
+    elif n <= 7:
+        perms = list(itertools.permutations(range(n)))
+    else:  # greedy: alternate nearest assignment and gain fit
+        g = _fit_gains(obs_lin, np.repeat(ref_lin.mean(axis=0, keepdims=True), n, axis=0))
+        perm = list(range(n))
+        for _ in range(5):
+            lab = _lin_to_lab(np.clip(obs_lin * g, 0, 1))
+            d = np.linalg.norm(lab[:, None] - ref_lab[None], axis=2)
+            perm = list(np.argmin(d, axis=1))
+            g = _fit_gains(obs_lin, ref_lin[perm])
+        perms = [tuple(int(p) for p in perm)]
+    p_arr = np.array(perms)  # (P, n)
+    refs = ref_lin[p_arr]  # (P, n, 3)
+    num = (obs_lin[None] * refs).sum(axis=1)
+    den = (obs_lin * obs_lin).sum(axis=0)[None]
+    gains = np.where(den > 1e-9, num / np.maximum(den, 1e-12), 1.0)  # (P, 3)
+    corrected = np.clip(obs_lin[None] * gains[:, None, :], 0, 1)
+    lab = _lin_to_lab(corrected)
+    cost = np.linalg.norm(lab - ref_lab[p_arr], axis=2).mean(axis=1)
+    best = int(np.argmin(cost))
+    return [int(i) for i in p_arr[best]], gains[best], float(cost[best])
+
+
+# ------------------------------------------------------------------------------ entry point
+def calibrate_colours(
+    image_bgr: npt.NDArray[np.uint8],
+    palette: Palette,
+    *,
+    order: str = "auto",
+    base: Profile | None = None,
+    quads_xy: Sequence[npt.ArrayLike] | None = None,
+    settings: ColourSettings = ColourSettings(),
+) -> ColourCalibration:
+    """Learn the palette's references under the light of ``image_bgr``.
+
+    Parameters:
+        image_bgr: ``(H, W, 3) uint8``, a photo of one tile per palette colour in a line.
+        palette: the tile set's colours with their daylight references (any simple form).
+        order: ``"auto"`` (any order; the assignment and white balance that best explain the
+            line are chosen jointly) or ``"palette"`` (the tiles are in palette order, left to
+            right or top down).
+        base: a profile whose geometry, lens and extra keys are kept (default: none).
+        quads_xy: the tiles' corners, if already known (e.g. from the detector or the first
+            move); skips the line search. ``len(quads_xy)`` must equal the palette size.
+        settings: thresholds.
+
+    Returns:
+        A :class:`ColourCalibration`; check :attr:`~ColourCalibration.complete` (or call
+        :meth:`~ColourCalibration.require_complete`) before saving its profile.
+
+    Raises:
+        CalibrationError: "reference line not found: ..." or a bad ``order``.
+    """
+    if order not in ("auto", "palette"):
+        raise CalibrationError(f"order must be 'auto' or 'palette', not {order!r}")
+    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
+        raise CalibrationError("expected a colour image (H, W, 3) uint8")
+    names = palette.names
+    n = len(names)
+    if quads_xy is not None:
+        quads = [np.asarray(q, dtype=np.float64).reshape(4, 2) for q in quads_xy]
+        if len(quads) != n:
+            raise CalibrationError(
+                f"reference line not found: expected {n} tiles, got {len(quads)}"
+            )
+    else:
+        quads = find_reference_tiles(image_bgr, n, settings)
+
+    pixels = [symbol_lin_rgb(image_bgr, q, settings) for q in quads]
+    usable = [i for i, p in enumerate(pixels) if len(p) >= 3]
+    ref_lin = _LIN_LUT[np.array([palette.rgb[c] for c in names], dtype=np.uint8)]
+    obs_med = np.array([np.median(p, axis=0) if len(p) >= 3 else np.zeros(3) for p in pixels])
+    if order == "palette" or len(usable) < n:
+        # without every tile the joint assignment is ill-posed: fall back to line order
+        perm = list(range(n))
+        sel = usable if usable else list(range(n))
+        gains = _fit_gains(obs_med[sel], ref_lin[sel]) if usable else np.ones(3)
+        lab_c = _lin_to_lab(np.clip(obs_med[sel] * gains, 0, 1))
+        residual = float(np.linalg.norm(lab_c - _lin_to_lab(ref_lin[sel]), axis=1).mean())
+    else:
+        perm, gains, residual = _assign(obs_med, ref_lin, ordered=False)
+    gains = np.clip(gains, 0.05, 20.0)
+    wb = WhiteBalance(gains=(float(gains[0]), float(gains[1]), float(gains[2])),
+                      source="palette-fit")
+
+    samples: list[TileSample] = []
+    lab_ref: dict[str, tuple[float, float, float]] = {}
+    spread: dict[str, tuple[float, float, float]] = {}
+    counts: dict[str, int] = {}
+    for i, (q, px) in enumerate(zip(quads, pixels, strict=True)):
+        color = names[perm[i]]
+        if len(px):
+            lab = _lin_to_lab(np.clip(px * gains, 0, 1))
+            med = np.median(lab, axis=0)
+            sig = _robust_sigma(lab)
+        else:
+            med, sig = np.zeros(3), np.full(3, np.inf)
+        problem = ""
+        if len(px) < settings.min_pixels:
+            problem = f"{len(px)} clean pixels, need {settings.min_pixels}"
+        elif float(sig.max()) > settings.max_spread:
+            problem = f"spread {float(sig.max()):.1f} ΔE, limit {settings.max_spread:g}"
+        clean = not problem
+        samples.append(TileSample(
+            index=i,
+            color=color,
+            corners_xy=tuple((float(x), float(y)) for x, y in q),
+            lab=(float(med[0]), float(med[1]), float(med[2])),
+            spread=tuple(float(s) for s in sig),  # type: ignore[arg-type]
+            pixels=len(px),
+            clean=clean,
+            problem=problem,
+        ))
+        if clean:
+            lab_ref[color] = (float(med[0]), float(med[1]), float(med[2]))
+            spread[color] = (float(sig[0]), float(sig[1]), float(sig[2]))
+            counts[color] = len(px)
+
+    missing = tuple(c for c in names if c not in lab_ref)
+    # the learned palette: learned where clean, else the daylight reference corrected by nothing
+    full_lab = {c: lab_ref.get(c, palette.lab[c]) for c in names}
+    learned = Palette(
+        names=names,
+        rgb={c: (lab_to_srgb(full_lab[c]) if c in lab_ref else palette.rgb[c]) for c in names},
+        lab=full_lab,
+        spread=spread,
+        samples=counts,
+    )
+    confusable: list[tuple[str, str, float]] = []
+    for a, b in itertools.combinations([c for c in names if c in lab_ref], 2):
+        d = math.dist(lab_ref[a], lab_ref[b])
+        if d < settings.min_separation:
+            confusable.append((a, b, d))
+    base = base or Profile()
+    profile = base.with_(palette=learned, white_balance=wb)
+    return ColourCalibration(
+        profile=profile,
+        samples=tuple(samples),
+        missing=missing,
+        confusable=tuple(confusable),
+        fit_residual=residual,
+    )
