@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -68,8 +68,9 @@ class ColourSettings:
             of the tile top; at the smallest tile size vision supports (~24 px) that is ~150 px,
             and ~60 survive the edge erosion, so 40 leaves margin.
         max_spread: largest robust per-axis CIELAB σ (ΔE units) of a clean sample; render noise
-            and JPEG give 1-4, a dim light amplified by white balance up to ~8; glare or a mixed
-            tile (two colours) gives > 15.
+            and JPEG give 0.5-2 in good light, the ``dim`` render preset (exposure 0.28, ISO
+            noise, white-balance gains ~3-4.5) up to 13 on b*; a tile half covered by a hand
+            or showing two paints gives > 20.
         min_separation: smallest ΔE76 between two learned references; below it the two colours
             cannot be told apart reliably under this light (the classic paints are >= 25 apart
             in daylight; orange/yellow under a 2700 K lamp ~15).
@@ -85,10 +86,20 @@ class ColourSettings:
         min_tile_area_frac, max_tile_area_frac: tile area bounds as a fraction of the image.
         dark_body_max_l: tile bodies are darker than this CIELAB L* (black plastic ~ 10-30
             even under a bright lamp); used by the stand-alone line finder.
+        dark_percentiles: further darkness thresholds the line finder tries (percentiles of
+            the image's L*): six tiles cover ~1-20 % of a calibration photo.
+        split_erode_px: erosions (pixels) the line finder tries to separate touching tiles.
+        max_fit_residual: largest mean ΔE between the white-balanced line and the palette's
+            daylight references; above it no single light cast explains the colours (glare
+            washing the symbols out, a wrong tile set): the profile is refused. Measured:
+            1.9-5.8 on the easy/warm/cool/dim presets, 58 under the ``glare`` preset.
+        smooth_px: box filter (pixels) applied before measuring symbol colours, so the spread
+            measures the paint and the light, not sensor noise (a 3x3 mean divides the noise
+            σ by 3; measured on the ``dim`` render preset).
     """
 
     min_pixels: int = 40
-    max_spread: float = 9.0
+    max_spread: float = 16.0
     min_separation: float = 8.0
     inner_margin: float = 0.12
     erode_px: int = 1
@@ -99,6 +110,10 @@ class ColourSettings:
     min_tile_area_frac: float = 0.0004
     max_tile_area_frac: float = 0.15
     dark_body_max_l: float = 40.0
+    dark_percentiles: tuple[float, ...] = (3.0, 6.0, 10.0, 15.0, 22.0, 30.0)
+    smooth_px: int = 3
+    split_erode_px: tuple[int, ...] = (0, 2, 4)
+    max_fit_residual: float = 20.0
 
 
 @dataclass(frozen=True)
@@ -139,6 +154,7 @@ class ColourCalibration:
             ``min_separation`` ΔE.
         fit_residual: mean ΔE76 between the white-balanced line colours and the palette's
             daylight references (how well a single white balance explains the light).
+        fit_limit: the largest acceptable ``fit_residual`` (``ColourSettings.max_fit_residual``).
     """
 
     profile: Profile
@@ -146,7 +162,7 @@ class ColourCalibration:
     missing: tuple[str, ...]
     confusable: tuple[tuple[str, str, float], ...] = ()
     fit_residual: float = 0.0
-    notes: tuple[str, ...] = field(default=())
+    fit_limit: float = math.inf
 
     @property
     def coverage(self) -> dict[str, bool]:
@@ -156,13 +172,19 @@ class ColourCalibration:
     @property
     def complete(self) -> bool:
         """Every colour covered and no two colours confusable: safe to save."""
-        return not self.missing and not self.confusable
+        return not self.missing and not self.confusable and self.fit_residual <= self.fit_limit
 
     def problems(self) -> list[str]:
         """Human messages for everything that blocks saving (empty when complete)."""
         out = [f"no clean samples for {n!r}{self._why(n)}" for n in self.missing]
         out += [f"colours {a!r} and {b!r} look alike under this light (ΔE {d:.1f})"
                 for a, b, d in self.confusable]
+        if self.fit_residual > self.fit_limit:
+            out.append(
+                f"the line's colours match the palette under no single light cast (ΔE "
+                f"{self.fit_residual:.1f} after white balance, limit {self.fit_limit:g}): "
+                "glare on the tiles, or not the palette's tile set?"
+            )
         return out
 
     def _why(self, name: str) -> str:
@@ -286,6 +308,12 @@ def symbol_lin_rgb(
         eroded = cv2.erode(sym, np.ones((k, k), np.uint8))
         if eroded.sum() >= settings.min_pixels:
             sym = eroded
+    if settings.smooth_px > 1:
+        k = settings.smooth_px
+        lin = cv2.blur(lin.astype(np.float32), (k, k)).astype(np.float64)
+        inner = cv2.erode(sym, np.ones((k, k), np.uint8))  # the box must stay on the paint
+        if inner.sum() >= settings.min_pixels:
+            sym = inner
     return np.asarray(lin[sym > 0], dtype=np.float64)
 
 
@@ -336,16 +364,16 @@ def _order_quad(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 def _tile_blobs(
-    image_bgr: npt.NDArray[np.uint8], settings: ColourSettings
+    light: npt.NDArray[np.uint8], settings: ColourSettings, limit: float, erode: int
 ) -> list[npt.NDArray[np.float64]]:
-    """Dark, square-ish blobs (tile bodies, symbols filled in); touching tiles are split."""
-    h, w = image_bgr.shape[:2]
-    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
-    light = lab[..., 0]
-    otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    limit = min(float(otsu), settings.dark_body_max_l * 255 / 100)
+    """Blobs of ``light : (H, W) uint8`` (8-bit L*) darker than ``limit``, square-ish, symbols
+    filled in. ``erode`` pixels are peeled off first (separating tiles joined by shadows or
+    table grain) and added back to each box; tiles touching in a row are split by aspect."""
+    h, w = light.shape[:2]
     dark = (light < limit).astype(np.uint8) * 255
     dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    if erode > 0:
+        dark = cv2.erode(dark, np.ones((2 * erode + 1, 2 * erode + 1), np.uint8))
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads: list[npt.NDArray[np.float64]] = []
     amin, amax = settings.min_tile_area_frac * h * w, settings.max_tile_area_frac * h * w
@@ -356,6 +384,7 @@ def _tile_blobs(
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
         if rw * rh <= 0 or area / (rw * rh) < settings.min_solidity:
             continue
+        rw, rh = rw + 2 * erode, rh + 2 * erode
         long_, short = max(rw, rh), min(rw, rh)
         k = max(1, round(long_ / short))  # touching tiles in a line: k squares in a row
         if short * short > amax or abs(long_ / short - k) > 0.35:
@@ -393,17 +422,45 @@ def find_reference_tiles(
         CalibrationError: "reference line not found: ..." (too few or too many tiles, tiles of
             different sizes, or not in one straight line).
     """
-    quads = _detector_quads(image_bgr, count) or _tile_blobs(image_bgr, settings)
-    if quads:
-        areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in quads])
-        med = float(np.median(areas))
-        quads = [q for q, a in zip(quads, areas, strict=True)
-                 if med / settings.size_tolerance <= a <= med * settings.size_tolerance]
-    if len(quads) != count:
-        raise CalibrationError(
-            f"reference line not found: expected {count} tiles (one per palette colour) in a "
-            f"line, found {len(quads)}"
-        )
+    detected = _detector_quads(image_bgr, count)
+    if detected:
+        return _as_line(detected, settings)
+    light = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # darkness thresholds to try: Otsu's, then low percentiles of L (a dark or dim table
+    # defeats Otsu; the tile bodies are always among the darkest pixels)
+    limits = [min(float(otsu), settings.dark_body_max_l * 2.55)]
+    limits += [float(np.percentile(light, q)) + 1 for q in settings.dark_percentiles]
+    best_error: CalibrationError | None = None
+    best_found = -1
+    for limit, erode in itertools.product(limits, settings.split_erode_px):
+        quads = _tile_blobs(light, settings, limit, erode)
+        if quads:
+            areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in quads])
+            med = float(np.median(areas))
+            quads = [q for q, a in zip(quads, areas, strict=True)
+                     if med / settings.size_tolerance <= a <= med * settings.size_tolerance]
+        if len(quads) != count:
+            if best_error is None or abs(len(quads) - count) < abs(best_found - count):
+                best_found = len(quads)
+                best_error = CalibrationError(
+                    f"reference line not found: expected {count} tiles (one per palette "
+                    f"colour) in a line, found {len(quads)}"
+                )
+            continue
+        try:
+            return _as_line(quads, settings)
+        except CalibrationError as e:
+            best_error, best_found = e, count
+    assert best_error is not None
+    raise best_error
+
+
+def _as_line(
+    quads: list[npt.NDArray[np.float64]], settings: ColourSettings
+) -> list[npt.NDArray[np.float64]]:
+    """``quads`` sorted along their common line; CalibrationError when not in one line."""
+    count = len(quads)
     centres = np.array([q.mean(axis=0) for q in quads])
     side = float(np.median([np.sqrt(abs(cv2.contourArea(q.astype(np.float32)))) for q in quads]))
     mean = centres.mean(axis=0)
@@ -603,4 +660,5 @@ def calibrate_colours(
         missing=missing,
         confusable=tuple(confusable),
         fit_residual=residual,
+        fit_limit=settings.max_fit_residual,
     )
