@@ -1,0 +1,255 @@
+"""Tests of the synthetic renderer (vision.render): determinism, truth geometry, occlusion,
+presets and palette colours. Tolerances and fixed seeds, never exact pixels."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.profile import Palette, srgb_to_lab
+from scorer.model import Board, Pos, Shape, Tile
+from vision.observation import Observation
+from vision.render import (
+    HIDDEN_COVER,
+    PRESETS,
+    Bump,
+    Conditions,
+    Hand,
+    Rendered,
+    Scene,
+    render,
+    truth_observation,
+)
+
+BOARD = Board.from_ascii(
+    """
+    Rs Rc Rd Rk Rx R*
+    Os .  .  .  .  Oc
+    Ys Yc .  .  .  Bc
+    .  Gc Gd .  .  Pc
+    .  .  Bd Bk Bx B*
+    """
+)
+SMALL = (480, 360)
+
+
+def _project(h: np.ndarray, col: float, row: float) -> np.ndarray:
+    p = h @ np.array([col, row, 1.0])
+    return p[:2] / p[2]
+
+
+def test_same_seed_same_image_different_seed_different() -> None:
+    cond = PRESETS["oblique"]
+    a = render(BOARD, cond, 7, size=SMALL)
+    b = render(BOARD, cond, 7, size=SMALL)
+    c = render(BOARD, cond, 8, size=SMALL)
+    assert a.image_bgr.shape == (SMALL[1], SMALL[0], 3)
+    assert a.image_bgr.dtype == np.uint8
+    assert np.array_equal(a.image_bgr, b.image_bgr)
+    assert a.truth == b.truth
+    diff = np.abs(a.image_bgr.astype(int) - c.image_bgr.astype(int)).mean()
+    assert diff > 3.0
+
+
+def test_sampled_conditions_are_deterministic_and_varied() -> None:
+    a = [Conditions.sample(np.random.default_rng(s)) for s in range(40)]
+    b = [Conditions.sample(np.random.default_rng(s)) for s in range(40)]
+    assert a == b
+    assert len({c.surface for c in a}) >= 6
+    tilts = [c.tilt_deg for c in a]
+    assert max(tilts) > 25 and min(tilts) < 8
+    sizes = [c.tile_px for c in a]
+    assert min(sizes) < 40 and max(sizes) > 120
+    assert any(c.kelvin < 3500 for c in a) and any(c.kelvin > 7000 for c in a)
+    assert all(c.tilt_deg <= 35 for c in a)
+    with pytest.raises(ValueError, match="difficulty"):
+        Conditions.sample(np.random.default_rng(0), "insane")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["easy", "oblique", "askew", "tiny_tiles"])
+def test_truth_matches_image_from_grid(name: str) -> None:
+    cond = PRESETS[name]
+    r = render(BOARD, cond, 11, size=(960, 720))
+    assert len(r.truth) == len(BOARD)
+    assert {t.pos for t in r.truth} == set(BOARD)
+    assert all(t.tile == BOARD[t.pos] for t in r.truth)
+    h = r.image_from_grid
+    # hand-laid jitter: each tile pushed at most 3 sigma off its cell
+    tol = r.pitch_px * (3 * cond.tile_offset + 0.02) + 1.0
+    for t in r.truth:
+        expected = _project(h, t.pos.col, t.pos.row)
+        assert np.hypot(*(np.array(t.center_xy) - expected)) <= tol
+        corners = np.array(t.corners_xy)
+        assert np.hypot(*(corners.mean(axis=0) - np.array(t.center_xy))) < 0.05 * r.pitch_px
+        sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
+        # top face is ~0.97 tile wide, a tile is 1 / (1 + gap) of the pitch; compare with the
+        # local pitch (perspective changes it across an oblique view)
+        along_col = np.hypot(*(_project(h, t.pos.col + 0.5, t.pos.row)
+                               - _project(h, t.pos.col - 0.5, t.pos.row)))
+        along_row = np.hypot(*(_project(h, t.pos.col, t.pos.row + 0.5)
+                               - _project(h, t.pos.col, t.pos.row - 0.5)))
+        local = np.array([along_col, along_row, along_col, along_row])
+        assert np.all(sides > 0.75 * local) and np.all(sides < 1.1 * local)
+    lat = r.lattice
+    x, y = lat.to_image(2, 3)
+    assert np.allclose((x, y), _project(h, 3, 2))
+    row, col = lat.to_grid(x, y)
+    assert abs(row - 2) < 1e-6 and abs(col - 3) < 1e-6
+
+
+def test_tile_tops_are_dark_and_symbols_coloured() -> None:
+    cond = dataclasses.replace(PRESETS["easy"], surface="white", glare=0.0)
+    r = render(BOARD, cond, 3, size=(960, 720))
+    hsv = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2HSV)
+    for t in r.truth:
+        corners = np.array(t.corners_xy)
+        center = np.array(t.center_xy)
+        # a point 85% of the way to a corner is on the black top, outside the symbol
+        for c in corners:
+            x, y = np.round(center + 0.82 * (c - center)).astype(int)
+            assert r.image_bgr[y, x].mean() < 90, (t.pos, (x, y))
+        x, y = np.round(center).astype(int)
+        assert hsv[y, x, 2] > 90, t.pos  # the printed symbol at the centre is bright paint
+
+
+def test_hidden_tiles_are_really_covered() -> None:
+    hand = Hand(target=(2.0, 2.5), from_deg=80.0, height_mm=40.0, skin_rgb=(224, 172, 130),
+                sleeve_rgb=(40, 60, 140))
+    cond = PRESETS["hand"]
+    r = render(BOARD, cond, 5, size=(800, 600), hands=[hand])
+    bare = render(BOARD, cond, 5, size=(800, 600), hands=[])
+    hidden = [t for t in r.truth if not t.visible]
+    visible = [t for t in r.truth if t.visible]
+    assert hidden, "the hand should cover some tiles"
+    assert visible, "the hand should leave some tiles"
+    assert all(t.visible for t in bare.truth)
+    for t in hidden:
+        assert t.covered > HIDDEN_COVER
+        quad = np.array(t.corners_xy, np.int32)
+        m = np.zeros(r.hand_mask.shape, np.uint8)
+        cv2.fillConvexPoly(m, quad, 1)
+        inside = m.astype(bool)
+        assert r.hand_mask[inside].mean() > HIDDEN_COVER
+        # the pixels changed a lot where the hand is
+        d = np.abs(r.image_bgr.astype(int) - bare.image_bgr.astype(int)).mean(axis=2)
+        assert d[inside & r.hand_mask].mean() > 20
+    for t in visible:
+        assert t.covered <= HIDDEN_COVER
+
+
+def test_random_hands_from_conditions() -> None:
+    r = render(BOARD, PRESETS["hand"], 21, size=SMALL)
+    assert r.hand_mask.any()
+    none = render(BOARD, PRESETS["hand"], 21, size=SMALL, hands=[])
+    assert not none.hand_mask.any()
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_renders(name: str) -> None:
+    r = render(BOARD, PRESETS[name], 1, size=SMALL)
+    assert r.image_bgr.shape == (SMALL[1], SMALL[0], 3)
+    assert 10 < r.image_bgr.mean() < 245
+    assert r.image_bgr.std() > 8  # not a flat image
+    inside = [t for t in r.truth if 0 <= t.center_xy[0] < SMALL[0]
+              and 0 <= t.center_xy[1] < SMALL[1]]
+    assert len(inside) == len(BOARD)  # a single render frames the whole board
+    if PRESETS[name].hands == 0:
+        assert all(t.visible for t in r.truth)
+
+
+def test_preset_names_cover_the_brief() -> None:
+    wanted = {"glare", "dim", "warm", "cool", "oblique", "patterned_cloth", "dark_table",
+              "tiny_tiles", "hand", "printed_grid", "green_felt", "white_table", "bumped",
+              "askew", "easy"}
+    assert wanted <= set(PRESETS)
+
+
+def _symbol_lab(r: Rendered, t_pos: Pos) -> np.ndarray:
+    t = next(tt for tt in r.truth if tt.pos == t_pos)
+    x, y = np.round(t.center_xy).astype(int)
+    patch = r.image_bgr[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).astype(float).mean(axis=0)
+    return np.array(srgb_to_lab((patch[2], patch[1], patch[0])))
+
+
+@pytest.mark.parametrize("palette_names", [
+    ("red", "orange", "yellow", "green", "blue", "purple"),
+    ("red", "orange", "yellow", "green", "blue", "white"),
+])
+def test_palette_colours_show_in_symbols(palette_names: tuple[str, ...]) -> None:
+    palette = Palette.from_names(list(palette_names))
+    board = Board({Pos(0, i): Tile(c, Shape.CIRCLE) for i, c in enumerate(palette_names)})
+    cond = dataclasses.replace(PRESETS["easy"], kelvin=6500.0, gradient=0.0, vignette=0.0,
+                               glare=0.0, wear=0.0)
+    r = render(board, cond, 2, size=(960, 540), palette=palette)
+    for i, name in enumerate(palette_names):
+        got = _symbol_lab(r, Pos(0, i))
+        ref = np.array(palette.lab[name])
+        # light, exposure and shading shift lightness more than hue: weight chroma more
+        d_ab = np.hypot(*(got[1:] - ref[1:]))
+        d_l = abs(got[0] - ref[0])
+        assert d_ab < 16 and d_l < 16, (name, got, ref)
+
+
+def test_unknown_colour_is_a_clear_error() -> None:
+    board = Board({Pos(0, 0): Tile("teal", Shape.CIRCLE)})
+    with pytest.raises(ValueError, match="teal"):
+        render(board, PRESETS["easy"], 0, size=SMALL)
+    teal = Palette.from_hex({"teal": "#1f9e9a"})
+    r = render(board, PRESETS["easy"], 0, size=SMALL, palette=teal)
+    assert r.palette == ("teal",)
+
+
+def test_bad_conditions_are_rejected() -> None:
+    with pytest.raises(ValueError, match="surface"):
+        Conditions(surface="lava")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="tilt"):
+        Conditions(tilt_deg=80)
+    with pytest.raises(ValueError, match="size"):
+        render(BOARD, PRESETS["easy"], 0, size=(10, 10))
+
+
+def test_scene_keeps_tiles_still_and_bump_moves_them() -> None:
+    scene = Scene(PRESETS["easy"], 4, size=(640, 480))
+    b1 = Board({Pos(0, 0): Tile.parse("Rs")})
+    b2 = b1.with_tiles([(Pos(0, 1), Tile.parse("Rc"))])
+    f1 = scene.frame(b1, t=0.0)
+    f2 = scene.frame(b2, t=1.0)
+    t1 = f1.truth[0]
+    t2 = next(t for t in f2.truth if t.pos == Pos(0, 0))
+    assert np.hypot(*np.subtract(t1.center_xy, t2.center_xy)) < 1e-6
+    assert np.allclose(f1.image_from_grid, f2.image_from_grid)
+    # different noise per frame, same scene
+    assert not np.array_equal(scene.frame(b1, t=0.0).image_bgr, scene.frame(b1, t=0.5).image_bgr)
+    bumped = scene.frame(b2, t=2.0, bump=Bump(dx_mm=12.0, dy_mm=-5.0, rot_deg=2.0))
+    t3 = next(t for t in bumped.truth if t.pos == Pos(0, 0))
+    moved = np.hypot(*np.subtract(t3.center_xy, t2.center_xy))
+    assert moved > 0.2 * f2.pitch_px
+    for t in bumped.truth:  # truth follows the bump
+        assert np.hypot(*(np.array(t.center_xy)
+                          - _project(bumped.image_from_grid, t.pos.col, t.pos.row))) < (
+            0.2 * bumped.pitch_px)
+
+
+def test_scene_lighting_drifts_over_time() -> None:
+    cond = dataclasses.replace(PRESETS["easy"], drift=1.0, noise=0.0, jpeg_quality=None)
+    scene = Scene(cond, 9, size=(320, 240))
+    means = [scene.frame(BOARD, t=t).image_bgr.mean() for t in (0.0, 10.0, 20.0, 30.0)]
+    assert max(means) - min(means) > 3.0
+
+
+def test_truth_observation() -> None:
+    hand = Hand(target=(0.0, 1.0), from_deg=270.0, height_mm=30.0)
+    r = render(BOARD, PRESETS["hand"], 5, size=(800, 600), hands=[hand])
+    obs = truth_observation(r)
+    assert isinstance(obs, Observation)
+    assert obs.image_size == (800, 600)
+    visible = {t.pos for t in r.truth if t.visible}
+    assert {t.pos for t in obs.tiles} == visible
+    assert set(obs.unseen) == {t.pos for t in r.truth if not t.visible}
+    assert obs.board() == r.board()
+    assert obs.lattice is not None
+    assert 0.0 <= obs.occluded_fraction <= 1.0
+    assert obs.palette == ("red", "orange", "yellow", "green", "blue", "purple")

@@ -1,0 +1,1551 @@
+"""A photo-like synthetic renderer of Qwirkle tiles on tables (deterministic by seed).
+
+The renderer is a small physical model, not a drawing of a diagram:
+
+- **Geometry.** A pinhole camera (horizontal field of view ``fov_deg``) looks at the table from
+  ``tilt_deg`` off vertical at any rotation ``yaw_deg`` about the vertical. World coordinates are
+  millimetres ``(X, Y, Z)`` with ``X`` along the board's ``+col`` axis, ``Y`` along ``+row`` and
+  ``Z`` pointing *down* into the table (the table is ``Z = 0``; a tile top is ``Z = -thickness``).
+  Tiles are rounded-corner blocks (``TILE_MM`` wide, ``tile_thickness`` x that thick) laid on the
+  integer lattice with a small gap, each turned and pushed off its cell by a few per cent of the
+  pitch (hand-laid). Their sides show in oblique views; tops are offset from the footprints.
+- **Surfaces.** Tables are textures generated in table millimetres (wood planks with grain,
+  white laminate, cloth weave, felt, gingham checks, florals, blotchy prints, a printed grid
+  board) and warped into the image with the table-plane homography (``cv2.warpPerspective``).
+- **Light.** Everything is composed in linear RGB: albedo x illumination (colour temperature
+  with a partial camera white balance, an uneven gradient, vignetting, soft cast shadows of tiles
+  and hands) + specular glare on glossy surfaces (tile tops most, printed symbols less); then
+  exposure, optical/motion blur, signal-dependent sensor noise, the sRGB curve and JPEG.
+- **Occluders.** Hands and forearms (skin tones, sleeves) above the table cast soft shadows;
+  a tile whose top is more than ``HIDDEN_COVER`` covered is ``visible=False`` in the truth.
+
+Public API (docs/ARCHITECTURE.md, "vision/"): :class:`Conditions` (+ ``Conditions.sample``),
+:data:`PRESETS`, :func:`render` -> :class:`Rendered` (``image_bgr``, ``truth``,
+``image_from_grid``), :class:`Scene` for videos of one game (fixed table, camera and light;
+``frame(board, hands=..., bump=..., t=...)``), :class:`Hand`, :class:`Bump` and
+:func:`truth_observation` (truth as a :class:`vision.observation.Observation`).
+
+Determinism: every random choice comes from ``numpy.random.Generator`` streams derived from the
+seed with :class:`numpy.random.SeedSequence`; per-tile jitter depends only on ``(seed, pos)`` so a
+tile does not move between frames of a :class:`Scene`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.profile import NAMED_COLORS, Palette, hex_to_rgb
+from scorer.model import Board, Pos, Shape, Tile
+from vision.observation import Lattice, Observation, TileObservation
+
+__all__ = [
+    "HIDDEN_COVER",
+    "PRESETS",
+    "SURFACES",
+    "TILE_MM",
+    "Bump",
+    "Conditions",
+    "Hand",
+    "Rendered",
+    "Scene",
+    "TruthTile",
+    "render",
+    "truth_observation",
+]
+
+F32 = NDArray[np.float32]
+U8 = NDArray[np.uint8]
+PointXY = tuple[float, float]
+
+#: Side of a Qwirkle tile, millimetres (the wooden tiles measure about 32-33 mm square).
+TILE_MM = 32.0
+#: A tile counts as hidden when more than this share of its top face is covered (task brief).
+HIDDEN_COVER = 0.25
+#: A tile counts as hidden when less than this share of its top lies inside the image.
+MIN_IN_FRAME = 0.75
+
+#: Table surface kinds understood by :class:`Conditions` ``surface``.
+SURFACES: tuple[str, ...] = (
+    "light_wood",
+    "dark_wood",
+    "white",
+    "cloth",
+    "green_felt",
+    "checked_cloth",
+    "floral_cloth",
+    "noise_cloth",
+    "printed_grid",
+    "dark_laminate",
+)
+
+Surface = Literal[
+    "light_wood",
+    "dark_wood",
+    "white",
+    "cloth",
+    "green_felt",
+    "checked_cloth",
+    "floral_cloth",
+    "noise_cloth",
+    "printed_grid",
+    "dark_laminate",
+]
+
+#: Skin tones (sRGB), light to dark, after the Fitzpatrick-like swatches used in graphics.
+SKIN_TONES: tuple[tuple[int, int, int], ...] = (
+    (241, 204, 180),
+    (234, 189, 157),
+    (224, 172, 130),
+    (198, 140, 100),
+    (165, 110, 75),
+    (125, 80, 52),
+    (88, 58, 40),
+)
+
+
+# ----------------------------------------------------------------------------------------------
+# Conditions
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Conditions:
+    """Everything about the camera, table and light of a render (frozen; defaults = easy).
+
+    Attributes:
+        tilt_deg: camera axis angle off vertical, degrees (0 = straight down; brief: up to ~35).
+        yaw_deg: camera rotation about the vertical, degrees (any).
+        roll_deg: small rotation about the optical axis, degrees.
+        fov_deg: horizontal field of view, degrees (phones ~65-75, webcams ~60-80).
+        tile_px: wanted tile width in pixels at the board centre (brief: ~25-200). A single
+            :func:`render` moves the camera back when the board would not fit the frame.
+        center_offset: board centre offset from the image centre, fraction of (W, H).
+        surface: table kind, one of :data:`SURFACES`.
+        surface_rgb: main sRGB colour of cloth/laminate surfaces (``None`` = drawn from seed).
+        kelvin: colour temperature of the light, kelvin (tungsten ~2700, daylight ~5500-6500,
+            shade/LED ~7500+).
+        wb_correction: how much of the light's cast the camera's white balance removes, 0..1.
+        exposure: linear exposure gain (1 = well exposed; 0.3 = dim). Noise grows as it drops
+            (higher ISO).
+        gradient: unevenness of the light: relative drop across the frame, 0..1.
+        gradient_deg: direction of the light gradient in the image, degrees.
+        vignette: brightness drop at the image corners, 0..1.
+        shadow: darkness of cast shadows (tiles, hands), 0..1.
+        light_azimuth_deg, light_elevation_deg: direction of the main light in the table frame
+            (sets the direction and length of cast shadows).
+        glare: peak strength of specular glare (linear radiance added on glossy surfaces; >1
+            clips tile tops to white).
+        glare_size: glare spot radius as a fraction of the image diagonal.
+        glare_spots: number of glare spots (lamps, windows).
+        blur_px: Gaussian optical blur sigma, pixels.
+        motion_px: motion blur length, pixels (camera shake or a bumped table).
+        noise: sensor noise: read-noise sigma in 8-bit units at exposure 1 (scaled by ISO).
+        jpeg_quality: JPEG quality 1..100 for the final compression, or ``None`` for none.
+        hands: number of random hands/arms over the table (when ``render(hands=None)``).
+        tile_rot_deg: maximum turn of a tile from the lattice, degrees (brief: 0-6).
+        tile_offset: standard deviation of a tile's push off its cell, fraction of the pitch.
+        gap: mean gap between neighbouring tiles, fraction of the tile width.
+        tile_thickness: tile thickness, fraction of the tile width (Qwirkle blocks ~0.25-0.3).
+        tile_gloss: glossiness of the black tile tops, 0..1.
+        wear: paint wear/dirt on the symbols, 0..1.
+        drift: lighting drift amplitude over time in a :class:`Scene` (exposure and colour), 0..1.
+        bump_mm, bump_deg: magnitude of a random table/camera bump (:meth:`Bump.random`).
+    """
+
+    tilt_deg: float = 8.0
+    yaw_deg: float = 0.0
+    roll_deg: float = 0.0
+    fov_deg: float = 66.0
+    tile_px: float = 60.0
+    center_offset: tuple[float, float] = (0.0, 0.0)
+    surface: Surface = "light_wood"
+    surface_rgb: tuple[int, int, int] | None = None
+    kelvin: float = 5500.0
+    wb_correction: float = 0.8
+    exposure: float = 1.0
+    gradient: float = 0.15
+    gradient_deg: float = 30.0
+    vignette: float = 0.15
+    shadow: float = 0.35
+    light_azimuth_deg: float = 120.0
+    light_elevation_deg: float = 65.0
+    glare: float = 0.08
+    glare_size: float = 0.15
+    glare_spots: int = 1
+    blur_px: float = 0.5
+    motion_px: float = 0.0
+    noise: float = 1.5
+    jpeg_quality: int | None = 92
+    hands: int = 0
+    tile_rot_deg: float = 2.0
+    tile_offset: float = 0.015
+    gap: float = 0.04
+    tile_thickness: float = 0.28
+    tile_gloss: float = 0.6
+    wear: float = 0.05
+    drift: float = 0.0
+    bump_mm: float = 0.0
+    bump_deg: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.surface not in SURFACES:
+            raise ValueError(f"unknown surface {self.surface!r} (expected one of {SURFACES})")
+        if not 0.0 <= self.tilt_deg <= 60.0:
+            raise ValueError(f"tilt_deg must be in [0, 60], got {self.tilt_deg}")
+        if not 5.0 <= self.tile_px <= 600.0:
+            raise ValueError(f"tile_px must be in [5, 600], got {self.tile_px}")
+        if self.jpeg_quality is not None and not 1 <= self.jpeg_quality <= 100:
+            raise ValueError(f"jpeg_quality must be in 1..100 or None, got {self.jpeg_quality}")
+        if not 10.0 <= self.fov_deg <= 120.0:
+            raise ValueError(f"fov_deg must be in [10, 120], got {self.fov_deg}")
+        if self.exposure <= 0:
+            raise ValueError(f"exposure must be > 0, got {self.exposure}")
+
+    @classmethod
+    def sample(
+        cls,
+        rng: np.random.Generator,
+        difficulty: Literal["easy", "medium", "hard"] = "hard",
+    ) -> Conditions:
+        """Random conditions drawn from ``rng``.
+
+        ``"hard"`` spans the whole range the vision brief (issue 3, "Input it must handle")
+        promises: tilt to 35°, any rotation, tiles 25-200 px, every surface, warm and cool
+        light, glare, dim exposure, blur, noise, JPEG 35-95, hands, askew tiles. ``"medium"``
+        narrows each range; ``"easy"`` is near :data:`PRESETS` ``["easy"]``.
+
+        Raises:
+            ValueError: unknown difficulty.
+        """
+        if difficulty not in ("easy", "medium", "hard"):
+            raise ValueError(f"unknown difficulty {difficulty!r} (easy, medium, hard)")
+        k = {"easy": 0.25, "medium": 0.6, "hard": 1.0}[difficulty]
+        u = rng.uniform
+
+        def pick(options: Sequence[Any]) -> Any:
+            return options[int(rng.integers(len(options)))]
+
+        surfaces = SURFACES if k >= 0.6 else ("light_wood", "white", "cloth", "green_felt")
+        kelvin = float(np.exp(u(np.log(5500 - 2800 * k), np.log(5500 + 3500 * k))))
+        tile_lo, tile_hi = 60 - 35 * k, 60 + 140 * k
+        return cls(
+            tilt_deg=float(u(0, 35 * k)),
+            yaw_deg=float(u(0, 360)) if k > 0.3 else float(u(-10, 10)),
+            roll_deg=float(u(-3, 3) * k),
+            fov_deg=float(u(55, 80)),
+            tile_px=float(np.exp(u(np.log(tile_lo), np.log(tile_hi)))),
+            center_offset=(float(u(-0.12, 0.12) * k), float(u(-0.12, 0.12) * k)),
+            surface=pick(surfaces),
+            surface_rgb=None,
+            kelvin=kelvin,
+            wb_correction=float(u(0.9 - 0.6 * k, 0.95)),
+            exposure=float(np.exp(u(np.log(1 - 0.7 * k), np.log(1 + 0.35 * k)))),
+            gradient=float(u(0, 0.6 * k)),
+            gradient_deg=float(u(0, 360)),
+            vignette=float(u(0, 0.45 * k)),
+            shadow=float(u(0.1, 0.3 + 0.4 * k)),
+            light_azimuth_deg=float(u(0, 360)),
+            light_elevation_deg=float(u(70 - 35 * k, 85)),
+            glare=float(u(0, 1.6 * k) ** 1.5) if rng.random() < 0.35 + 0.4 * k else 0.0,
+            glare_size=float(u(0.05, 0.25)),
+            glare_spots=int(rng.integers(1, 3)),
+            blur_px=float(u(0.2, 0.5 + 1.6 * k)),
+            motion_px=float(u(0, 6 * k)) if rng.random() < 0.3 * k else 0.0,
+            noise=float(u(0.5, 1.0 + 4.0 * k)),
+            jpeg_quality=int(rng.integers(int(95 - 60 * k), 96)),
+            hands=int(rng.integers(0, 3)) if rng.random() < 0.4 * k else 0,
+            tile_rot_deg=float(u(1, 1 + 5 * k)),
+            tile_offset=float(u(0.005, 0.01 + 0.03 * k)),
+            gap=float(u(0.02, 0.03 + 0.07 * k)),
+            tile_thickness=float(u(0.22, 0.32)),
+            tile_gloss=float(u(0.3, 1.0)),
+            wear=float(u(0, 0.1 + 0.3 * k)),
+            drift=float(u(0, 0.3 * k)),
+            bump_mm=float(u(2, 2 + 20 * k)),
+            bump_deg=float(u(0.3, 0.3 + 3 * k)),
+        )
+
+
+_EASY = Conditions(
+    tilt_deg=5.0,
+    yaw_deg=4.0,
+    tile_px=60.0,
+    surface="light_wood",
+    kelvin=5500.0,
+    gradient=0.1,
+    glare=0.05,
+    blur_px=0.4,
+    noise=1.0,
+    jpeg_quality=95,
+)
+
+#: Named conditions, each stressing one thing (plus ``easy``). Other conditions stay moderate.
+PRESETS: dict[str, Conditions] = {
+    "easy": _EASY,
+    "glare": replace(_EASY, yaw_deg=17.0, tilt_deg=15.0, glare=1.6, glare_size=0.22,
+                     glare_spots=2, tile_gloss=1.0, surface="white"),
+    "dim": replace(_EASY, yaw_deg=-25.0, exposure=0.28, noise=4.0, kelvin=3600.0,
+                   wb_correction=0.6, gradient=0.4, jpeg_quality=80, blur_px=0.9),
+    "warm": replace(_EASY, yaw_deg=33.0, kelvin=2700.0, wb_correction=0.35, gradient=0.3,
+                    light_elevation_deg=50.0, shadow=0.55),
+    "cool": replace(_EASY, yaw_deg=-40.0, kelvin=9000.0, wb_correction=0.3, gradient=0.25,
+                    surface="white"),
+    "oblique": replace(_EASY, tilt_deg=35.0, yaw_deg=63.0, roll_deg=2.0, tile_px=70.0,
+                       gradient=0.25),
+    "patterned_cloth": replace(_EASY, yaw_deg=12.0, tilt_deg=14.0, surface="floral_cloth"),
+    "dark_table": replace(_EASY, yaw_deg=-8.0, surface="dark_wood", exposure=0.8,
+                          gradient=0.3),
+    "tiny_tiles": replace(_EASY, yaw_deg=21.0, tile_px=25.0, blur_px=0.7, jpeg_quality=80),
+    "hand": replace(_EASY, yaw_deg=-15.0, hands=2, tilt_deg=12.0),
+    "printed_grid": replace(_EASY, yaw_deg=9.0, surface="printed_grid", tilt_deg=10.0),
+    "green_felt": replace(_EASY, yaw_deg=48.0, surface="green_felt", gradient=0.3),
+    "white_table": replace(_EASY, yaw_deg=-70.0, surface="white", vignette=0.3),
+    "bumped": replace(_EASY, yaw_deg=5.0, motion_px=7.0, bump_mm=15.0, bump_deg=2.5,
+                      tilt_deg=9.0),
+    "askew": replace(_EASY, yaw_deg=28.0, tile_rot_deg=6.0, tile_offset=0.04, gap=0.09),
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# Occluders and bumps
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hand:
+    """A hand and forearm held over the table.
+
+    Attributes:
+        target: fractional lattice ``(row, col)`` under the fingertips.
+        from_deg: direction the arm comes from, degrees in the board frame (0 = from +col,
+            90 = from +row, i.e. the bottom of an unrotated board).
+        height_mm: fingertip height above the table, millimetres (arm rises toward the body).
+        skin_rgb: sRGB skin tone (``None`` = drawn from the seed).
+        sleeve_rgb: sRGB sleeve colour (``None`` = drawn; bare forearms are possible).
+        spread_deg: finger spread, degrees.
+        curl: 0 = flat fingers, 1 = curled (a grabbing hand).
+    """
+
+    target: tuple[float, float]
+    from_deg: float = 90.0
+    height_mm: float = 45.0
+    skin_rgb: tuple[int, int, int] | None = None
+    sleeve_rgb: tuple[int, int, int] | None = None
+    spread_deg: float = 8.0
+    curl: float = 0.3
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, board: Board | None = None) -> Hand:
+        """A random hand reaching over ``board`` (or near the origin for an empty board)."""
+        if board:
+            r0, c0, r1, c1 = board.bounds()
+        else:
+            r0 = c0 = -2
+            r1 = c1 = 2
+        target = (float(rng.uniform(r0 - 1, r1 + 1)), float(rng.uniform(c0 - 1, c1 + 1)))
+        skin = SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
+        jitter = rng.integers(-10, 11, size=3)
+        skin = tuple(int(np.clip(s + j, 0, 255)) for s, j in zip(skin, jitter, strict=True))
+        sleeve: tuple[int, int, int] | None = None
+        if rng.random() < 0.7:
+            sleeve = tuple(int(v) for v in rng.integers(15, 240, size=3))  # type: ignore[assignment]
+        return cls(
+            target=target,
+            from_deg=float(rng.uniform(0, 360)),
+            height_mm=float(rng.uniform(25, 90)),
+            skin_rgb=skin,  # type: ignore[arg-type]
+            sleeve_rgb=sleeve,
+            spread_deg=float(rng.uniform(2, 16)),
+            curl=float(rng.uniform(0, 1)),
+        )
+
+
+@dataclass(frozen=True)
+class Bump:
+    """A displacement of the table relative to the camera (someone knocked it).
+
+    A :class:`Scene` frame with ``bump=b`` is seen from the initial pose moved by ``b``; pass the
+    same bump to every later frame to keep the table where it ended up.
+
+    Attributes:
+        dx_mm, dy_mm: table shift along the board's col/row axes, millimetres.
+        rot_deg: turn about the vertical, degrees.
+        tilt_deg: change of the camera tilt, degrees.
+    """
+
+    dx_mm: float = 0.0
+    dy_mm: float = 0.0
+    rot_deg: float = 0.0
+    tilt_deg: float = 0.0
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, mm: float = 10.0, deg: float = 1.5) -> Bump:
+        """A random bump of about ``mm`` shift and ``deg`` turn."""
+        ang = rng.uniform(0, 2 * math.pi)
+        dist = mm * rng.uniform(0.5, 1.0)
+        return cls(
+            dx_mm=float(dist * math.cos(ang)),
+            dy_mm=float(dist * math.sin(ang)),
+            rot_deg=float(deg * rng.uniform(-1, 1)),
+            tilt_deg=float(deg * 0.3 * rng.uniform(-1, 1)),
+        )
+
+    def __add__(self, other: Bump) -> Bump:
+        return Bump(self.dx_mm + other.dx_mm, self.dy_mm + other.dy_mm,
+                    self.rot_deg + other.rot_deg, self.tilt_deg + other.tilt_deg)
+
+
+# ----------------------------------------------------------------------------------------------
+# Results
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TruthTile:
+    """Ground truth for one tile.
+
+    Attributes:
+        pos: the tile's lattice cell (the input board's coordinates).
+        tile: its colour and shape.
+        center_xy: centre of the tile's top face, image pixels.
+        corners_xy: the top face's four (sharp, un-rounded) corners, image pixels, clockwise
+            from the corner nearest the cell's top-left in the board frame.
+        visible: False when more than :data:`HIDDEN_COVER` of the top is covered (a hand) or
+            less than :data:`MIN_IN_FRAME` of it is inside the image.
+        covered: share of the top face covered by occluders, 0..1.
+    """
+
+    pos: Pos
+    tile: Tile
+    center_xy: PointXY
+    corners_xy: tuple[PointXY, PointXY, PointXY, PointXY]
+    visible: bool
+    covered: float = 0.0
+
+
+@dataclass(frozen=True, eq=False)
+class Rendered:
+    """A rendered image with its ground truth.
+
+    Attributes:
+        image_bgr: (H, W, 3) uint8 image (after JPEG when the conditions ask for it).
+        truth: one :class:`TruthTile` per board tile (hidden ones included, ``visible=False``).
+        image_from_grid: (3, 3) float64 homography from homogeneous lattice ``(col, row, 1)``
+            (cell centres at integers, the board's coordinates) to image ``(x, y, 1)`` on the
+            plane of the tile tops (as :attr:`vision.observation.Lattice.image_from_grid`).
+        pitch_px: lattice pitch at the board centre, pixels.
+        conditions: the conditions used.
+        seed: the seed used.
+        hand_mask: (H, W) bool, True where a hand or arm covers the image.
+        palette: colour names the board was painted with, in palette order.
+    """
+
+    image_bgr: U8
+    truth: list[TruthTile]
+    image_from_grid: NDArray[np.float64]
+    pitch_px: float
+    conditions: Conditions
+    seed: int
+    hand_mask: NDArray[np.bool_]
+    palette: tuple[str, ...] = ()
+
+    @property
+    def lattice(self) -> Lattice:
+        """The truth lattice as a :class:`vision.observation.Lattice`."""
+        h = self.image_from_grid
+        ax = h[0, 0] * h[2, 2] - h[2, 0] * h[0, 2], h[1, 0] * h[2, 2] - h[2, 0] * h[1, 2]
+        angle = math.degrees(math.atan2(ax[1], ax[0])) % 90.0
+        matrix = tuple(tuple(float(v) for v in row) for row in h)
+        return Lattice(pitch_px=self.pitch_px, angle_deg=angle,
+                       image_from_grid=matrix)  # type: ignore[arg-type]
+
+    def board(self, *, visible_only: bool = True) -> Board:
+        """The truth as a :class:`Board` (only visible tiles by default)."""
+        return Board((t.pos, t.tile) for t in self.truth if t.visible or not visible_only)
+
+
+def truth_observation(rendered: Rendered) -> Observation:
+    """The ground truth as an :class:`Observation`, as a perfect detector would report it.
+
+    Visible tiles get confidence 1 and no alternatives; hidden tiles go to ``unseen``;
+    ``occluded_fraction`` is the share of the board's tile tops covered. For testing tracking
+    without the detector.
+    """
+    tiles = tuple(
+        TileObservation(
+            pos=t.pos,
+            tile=t.tile,
+            color_confidence=1.0,
+            shape_confidence=1.0,
+            center_xy=t.center_xy,
+            corners_xy=t.corners_xy,
+        )
+        for t in rendered.truth
+        if t.visible
+    )
+    unseen = tuple(t.pos for t in rendered.truth if not t.visible)
+    covered = [t.covered for t in rendered.truth]
+    h, w = rendered.image_bgr.shape[:2]
+    return Observation(
+        tiles=tiles,
+        lattice=rendered.lattice if rendered.truth else None,
+        image_size=(w, h),
+        unseen=unseen,
+        occluded_fraction=float(np.mean(covered)) if covered else 0.0,
+        palette=rendered.palette,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Colour helpers
+# ----------------------------------------------------------------------------------------------
+def _srgb_to_linear_lut() -> F32:
+    c = np.arange(256, dtype=np.float64) / 255.0
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return lin.astype(np.float32)
+
+
+_TO_LINEAR = _srgb_to_linear_lut()
+_LUT_N = 4096
+
+
+def _linear_to_srgb_lut() -> U8:
+    x = np.arange(_LUT_N, dtype=np.float64) / (_LUT_N - 1)
+    s = np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+    return np.clip(np.round(s * 255), 0, 255).astype(np.uint8)
+
+
+_TO_SRGB = _linear_to_srgb_lut()
+
+
+def _lin(rgb: Sequence[float]) -> NDArray[np.float32]:
+    """Linear BGR (float32, 3) of an sRGB ``(r, g, b)`` 0..255 colour."""
+    r, g, b = (float(v) / 255.0 for v in rgb)
+
+    def f(c: float) -> float:
+        c = min(max(c, 0.0), 1.0)
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    return np.array([f(b), f(g), f(r)], dtype=np.float32)
+
+
+def _to_srgb_u8(lin: F32) -> U8:
+    idx = np.clip(lin * (_LUT_N - 1) + 0.5, 0, _LUT_N - 1).astype(np.uint16)
+    return _TO_SRGB[idx]
+
+
+def _kelvin_rgb(kelvin: float) -> NDArray[np.float32]:
+    """Linear BGR of a black body at ``kelvin``, normalised to green = 1.
+
+    Source: Tanner Helland's fit to Mitchell Charity's blackbody table (sRGB, 1000-40000 K),
+    converted to linear light.
+    """
+    t = kelvin / 100.0
+    if t <= 66:
+        r = 255.0
+        g = 99.4708025861 * math.log(t) - 161.1195681661
+        b = 0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307
+    else:
+        r = 329.698727446 * (t - 60) ** -0.1332047592
+        g = 288.1221695283 * (t - 60) ** -0.0755148492
+        b = 255.0
+    lin = _lin((min(max(r, 1.0), 255.0), min(max(g, 1.0), 255.0), min(max(b, 1.0), 255.0)))
+    return (lin / lin[1]).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------------------------
+# Noise and textures (all in table millimetres)
+# ----------------------------------------------------------------------------------------------
+def _fbm(rng: np.random.Generator, shape: tuple[int, int], cell_px: float,
+         octaves: int = 4, persistence: float = 0.5,
+         stretch: tuple[float, float] = (1.0, 1.0)) -> F32:
+    """Fractal value noise, zero mean, unit-ish std, shape (rows, cols), float32.
+
+    ``cell_px`` is the size of the coarsest feature in pixels; ``stretch`` (row, col) makes
+    features longer along an axis (wood grain).
+    """
+    h, w = shape
+    out = np.zeros(shape, np.float32)
+    amp, total = 1.0, 0.0
+    cell = max(cell_px, 1.0)
+    for _ in range(octaves):
+        gh = max(2, int(h / (cell * stretch[0])) + 2)
+        gw = max(2, int(w / (cell * stretch[1])) + 2)
+        grid = rng.standard_normal((gh, gw)).astype(np.float32)
+        out += amp * cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC)
+        total += amp * amp
+        amp *= persistence
+        cell /= 2.0
+        if cell < 1.0:
+            break
+    return out / np.float32(math.sqrt(total))
+
+
+def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int],
+                     mm_per_px: float, base_rgb: tuple[int, int, int] | None,
+                     pitch_mm: float) -> U8:
+    """An sRGB (rows, cols, 3) uint8 BGR texture of a table surface in table millimetres."""
+    h, w = shape
+    px = 1.0 / mm_per_px  # pixels per millimetre
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    v_mm = yy * mm_per_px
+    u_mm = xx * mm_per_px
+
+    def col(rgb: Sequence[float]) -> F32:
+        return np.array([rgb[2], rgb[1], rgb[0]], np.float32)
+
+    def jitter_rgb(rgb: Sequence[int], amount: int = 18) -> tuple[int, int, int]:
+        j = rng.integers(-amount, amount + 1, size=3)
+        return tuple(int(np.clip(c + d, 0, 255)) for c, d in zip(rgb, j, strict=True))  # type: ignore[return-value]
+
+    if kind in ("light_wood", "dark_wood"):
+        if kind == "light_wood":
+            base = base_rgb or jitter_rgb((196, 152, 104), 22)
+        else:
+            base = base_rgb or jitter_rgb((88, 52, 32), 14)
+        plank_mm = float(rng.uniform(80, 180))
+        plank = np.floor(v_mm / plank_mm + rng.uniform(0, 1)).astype(np.int32)
+        n_planks = int(plank.max() - plank.min() + 1)
+        plank = plank - plank.min()
+        plank_tone = rng.uniform(0.82, 1.15, size=n_planks).astype(np.float32)
+        plank_shift = rng.uniform(0, 1000, size=n_planks).astype(np.float32)
+        warp = _fbm(rng, shape, 60 * px, octaves=3, stretch=(1.0, 6.0)) * 6.0
+        period = float(rng.uniform(2.5, 6.0))
+        phase = (v_mm + warp + plank_shift[plank] * 0.37) / period
+        grain = 0.5 + 0.5 * np.sin(2 * np.pi * phase)
+        grain = grain**3
+        fine = _fbm(rng, shape, 8 * px, octaves=3, stretch=(1.0, 10.0))
+        figure = _fbm(rng, shape, 120 * px, octaves=2, stretch=(1.0, 3.0))
+        shade = plank_tone[plank] * (1 - 0.22 * grain + 0.05 * fine + 0.07 * figure)
+        # end joints and seams between planks
+        seam = np.abs(((v_mm / plank_mm) % 1.0) * plank_mm - 0.0)
+        seam = np.minimum(seam, plank_mm - seam)
+        shade = shade * np.where(seam < 0.8, 0.55, 1.0).astype(np.float32)
+        img = col(base)[None, None, :] * shade[..., None]
+        # warm-dark grain lines
+        img[..., 0] *= 1 - 0.1 * grain
+    elif kind == "white":
+        base = base_rgb or jitter_rgb((232, 230, 224), 8)
+        n = _fbm(rng, shape, 200 * px, octaves=3) * 0.03 + _fbm(rng, shape, 3 * px, 2) * 0.015
+        img = col(base)[None, None, :] * (1 + n[..., None])
+    elif kind == "dark_laminate":
+        base = base_rgb or jitter_rgb((52, 50, 50), 12)
+        n = _fbm(rng, shape, 150 * px, octaves=3) * 0.05 + _fbm(rng, shape, 2 * px, 2) * 0.04
+        img = col(base)[None, None, :] * (1 + n[..., None])
+    elif kind in ("cloth", "green_felt"):
+        if kind == "green_felt":
+            base = base_rgb or jitter_rgb((34, 110, 60), 15)
+            weave = _fbm(rng, shape, 1.5 * px, octaves=2) * 0.06
+        else:
+            base = base_rgb or tuple(int(v) for v in rng.integers(30, 230, size=3))  # type: ignore[assignment]
+            period = float(rng.uniform(0.8, 1.6))
+            weave = (np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period)
+                     * 0.05).astype(np.float32)
+        folds = _fbm(rng, shape, 150 * px, octaves=3) * 0.08
+        img = col(base)[None, None, :] * (1 + weave + folds)[..., None]
+    elif kind == "checked_cloth":
+        c1 = base_rgb or tuple(int(v) for v in rng.integers(20, 200, size=3))
+        c2 = jitter_rgb((240, 238, 230), 10)
+        check = float(rng.uniform(0.5, 1.6)) * pitch_mm
+        su = ((u_mm / check) % 1.0) < 0.5
+        sv = ((v_mm / check) % 1.0) < 0.5
+        mix = (su.astype(np.float32) + sv.astype(np.float32)) / 2
+        a, b = col(c1), col(c2)
+        img = b[None, None, :] * (1 - mix[..., None]) + a[None, None, :] * mix[..., None]
+        period = float(rng.uniform(0.7, 1.4))
+        weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.05
+        img = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
+    elif kind == "floral_cloth":
+        bg = base_rgb or jitter_rgb(
+            [(236, 226, 200), (40, 60, 110), (200, 60, 60), (245, 245, 240)][int(rng.integers(4))],
+            15)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = col(bg)
+        canvas = img
+        n_flowers = int(w * h * mm_per_px**2 / (60.0**2) * rng.uniform(0.6, 1.4))
+        flower_cols = [tuple(int(v) for v in rng.integers(0, 256, size=3)) for _ in range(4)]
+        leaf = jitter_rgb((60, 120, 50), 30)
+        for _ in range(n_flowers):
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            size = rng.uniform(6, 22) * px
+            fc = flower_cols[int(rng.integers(len(flower_cols)))]
+            ang0 = rng.uniform(0, 2 * np.pi)
+            for k in range(2):  # leaves
+                a = ang0 + np.pi * k + 0.6
+                center = (int(cx + 1.6 * size * np.cos(a)), int(cy + 1.6 * size * np.sin(a)))
+                cv2.ellipse(canvas, center, (int(size), int(size * 0.45)), float(np.degrees(a)),
+                            0, 360, col(leaf).tolist(), -1, cv2.LINE_AA)
+            petals = int(rng.integers(5, 8))
+            for k in range(petals):
+                a = ang0 + 2 * np.pi * k / petals
+                center = (int(cx + 0.8 * size * np.cos(a)), int(cy + 0.8 * size * np.sin(a)))
+                cv2.ellipse(canvas, center, (int(size * 0.75), int(size * 0.45)),
+                            float(np.degrees(a)), 0, 360, col(fc).tolist(), -1, cv2.LINE_AA)
+            cv2.circle(canvas, (int(cx), int(cy)), max(1, int(size * 0.35)),
+                       col((240, 200, 40)).tolist(), -1, cv2.LINE_AA)
+        period = float(rng.uniform(0.7, 1.4))
+        weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.04
+        img = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
+    elif kind == "noise_cloth":
+        n1 = _fbm(rng, shape, float(rng.uniform(15, 50)) * px, octaves=4)
+        n2 = _fbm(rng, shape, float(rng.uniform(10, 40)) * px, octaves=3)
+        cols = [col(tuple(int(v) for v in rng.integers(10, 250, size=3))) for _ in range(4)]
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = cols[0]
+        for c, m in ((cols[1], n1 > 0.3), (cols[2], n2 > 0.5), (cols[3], (n1 < -0.6) & (n2 < 0))):
+            img[m] = c
+        img = cv2.GaussianBlur(img, (0, 0), max(0.5, 0.4 * px))
+        img = img * (1 + _fbm(rng, shape, 2 * px, 2)[..., None] * 0.04)
+    elif kind == "printed_grid":
+        bg = base_rgb or jitter_rgb((226, 214, 180), 14)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = col(bg)
+        cell = pitch_mm * float(rng.choice([0.9, 1.0, 1.0, 1.08, 1.5, 2.0]))
+        line_mm = float(rng.uniform(0.6, 1.6))
+        line_col = col(jitter_rgb((90, 70, 50), 40))
+        # a few tinted squares like a printed game board
+        ci = np.floor(u_mm / cell).astype(np.int32)
+        cj = np.floor(v_mm / cell).astype(np.int32)
+        tint_mask = ((ci * 7 + cj * 13) % int(rng.integers(5, 11))) == 0
+        tint = col(jitter_rgb((200, 120, 110), 50))
+        img[tint_mask] = img[tint_mask] * 0.4 + tint * 0.6
+        du = (u_mm / cell) % 1.0
+        dv = (v_mm / cell) % 1.0
+        lu = np.minimum(du, 1 - du) * cell < line_mm / 2
+        lv = np.minimum(dv, 1 - dv) * cell < line_mm / 2
+        img[lu | lv] = line_col
+        img = cv2.GaussianBlur(img, (0, 0), max(0.4, 0.25 * px))
+        img = img * (1 + _fbm(rng, shape, 100 * px, 2)[..., None] * 0.04)
+    else:  # pragma: no cover - guarded by Conditions.__post_init__
+        raise ValueError(f"unknown surface {kind!r}")
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _surface_gloss(kind: str) -> float:
+    """How much of the glare a surface reflects, relative to a glossy tile top (0..1)."""
+    return {"white": 0.25, "light_wood": 0.2, "dark_wood": 0.25, "dark_laminate": 0.3,
+            "printed_grid": 0.15}.get(kind, 0.02)
+
+
+# ----------------------------------------------------------------------------------------------
+# Geometry
+# ----------------------------------------------------------------------------------------------
+def _rot_x(a: float) -> NDArray[np.float64]:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+
+
+def _rot_z(a: float) -> NDArray[np.float64]:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+@dataclass(frozen=True)
+class _Camera:
+    k: NDArray[np.float64]
+    r: NDArray[np.float64]  # world -> camera rotation
+    c: NDArray[np.float64]  # camera centre, world mm
+
+    def project(self, pts: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Image ``(x, y)`` (N, 2) and depth (N,) of world points (N, 3)."""
+        cam = (pts - self.c) @ self.r.T
+        z = cam[:, 2]
+        uvw = cam @ self.k.T
+        zz = np.where(np.abs(z) < 1e-9, 1e-9, z)
+        return uvw[:, :2] / zz[:, None], z
+
+    def plane_h(self, z0: float) -> NDArray[np.float64]:
+        """Homography from world ``(X, Y, 1)`` on the plane ``Z = z0`` to image."""
+        t = -self.r @ self.c
+        m = np.column_stack([self.r[:, 0], self.r[:, 1], self.r[:, 2] * z0 + t])
+        return self.k @ m
+
+
+def _make_camera(size: tuple[int, int], cond: Conditions, target: NDArray[np.float64],
+                 dist: float, bump: Bump | None = None) -> _Camera:
+    w, h = size
+    f = (w / 2) / math.tan(math.radians(cond.fov_deg) / 2)
+    k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], dtype=np.float64)
+    yaw, tilt = cond.yaw_deg, cond.tilt_deg
+    tgt = target.astype(np.float64).copy()
+    if bump is not None:
+        # the table moved: equivalently the camera moved the other way about the target
+        yaw -= bump.rot_deg
+        tilt = min(max(tilt + bump.tilt_deg, 0.0), 60.0)
+        tgt = tgt - np.array([bump.dx_mm, bump.dy_mm, 0.0])
+    r = _rot_z(math.radians(cond.roll_deg)) @ _rot_x(math.radians(tilt)) @ _rot_z(
+        math.radians(yaw))
+    forward = r.T @ np.array([0.0, 0.0, 1.0])
+    c = tgt - dist * forward
+    return _Camera(k=k, r=r, c=c)
+
+
+def _rounded_square(half: float, radius: float, n_arc: int = 5) -> NDArray[np.float64]:
+    """Outline (N, 2) of a square of half-width ``half`` with rounded corners, clockwise
+    (in image-like axes, y down) starting at the top-left corner's arc."""
+    pts = []
+    r = min(radius, half * 0.99)
+    centers = [(-half + r, -half + r, math.pi), (half - r, -half + r, 1.5 * math.pi),
+               (half - r, half - r, 0.0), (-half + r, half - r, 0.5 * math.pi)]
+    for cx, cy, a0 in centers:
+        for i in range(n_arc + 1):
+            a = a0 + 0.5 * math.pi * i / n_arc
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return np.array(pts, dtype=np.float64)
+
+
+def _circle(cx: float, cy: float, r: float, n: int = 40) -> NDArray[np.float64]:
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([cx + r * np.cos(a), cy + r * np.sin(a)])
+
+
+def _star(n_points: int, outer: float, inner: float, phase: float,
+          concave: float = 0.0) -> NDArray[np.float64]:
+    """Star outline with ``n_points`` tips; ``concave`` bows the edges inward (0 = straight)."""
+    pts = []
+    steps = 4 if concave > 0 else 1
+    for i in range(n_points):
+        a_tip = phase + 2 * np.pi * i / n_points
+        a_in = a_tip + np.pi / n_points
+        a_next = a_tip + 2 * np.pi / n_points
+        tip = np.array([outer * np.cos(a_tip), outer * np.sin(a_tip)])
+        inn = np.array([inner * np.cos(a_in), inner * np.sin(a_in)])
+        nxt = np.array([outer * np.cos(a_next), outer * np.sin(a_next)])
+        for seg_a, seg_b in ((tip, inn), (inn, nxt)):
+            for s in range(steps):
+                t = s / steps
+                p = seg_a * (1 - t) + seg_b * t
+                if concave > 0:
+                    bow = concave * 4 * t * (1 - t)
+                    p = p * (1 - bow)
+                pts.append(p)
+    return np.array(pts, dtype=np.float64)
+
+
+def _symbol_polys(shape: Shape) -> list[NDArray[np.float64]]:
+    """Filled polygons (union) of a symbol in tile units (tile width 1, centred, y down).
+
+    Proportions from photos of the classic set: each symbol spans ~60-70% of the tile; the
+    square/clover lobes align with the tile edges, the diamond/criss-cross point to its corners.
+    """
+    if shape is Shape.CIRCLE:
+        return [_circle(0, 0, 0.31, 48)]
+    if shape is Shape.SQUARE:
+        s = 0.27
+        return [np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)]
+    if shape is Shape.DIAMOND:
+        d = 0.36
+        return [np.array([[0, -d], [d, 0], [0, d], [-d, 0]], np.float64)]
+    if shape is Shape.CLOVER:
+        r, off = 0.15, 0.165
+        polys = [_circle(off * math.cos(a), off * math.sin(a), r, 32)
+                 for a in (0, math.pi / 2, math.pi, 1.5 * math.pi)]
+        polys.append(_circle(0, 0, 0.14, 24))
+        return polys
+    if shape is Shape.STAR4:
+        return [_star(4, 0.42, 0.10, math.pi / 4, concave=0.18)]
+    if shape is Shape.STAR8:
+        return [_star(8, 0.35, 0.19, -math.pi / 2)]
+    raise ValueError(f"unknown shape {shape!r}")  # pragma: no cover
+
+
+_SYMBOLS: dict[Shape, list[NDArray[np.float64]]] = {s: _symbol_polys(s) for s in Shape}
+
+
+_ARM_RISE = 0.18  # forearm height gained per mm toward the body (elbow above the table)
+
+
+def _hand_polys(hand: Hand, arm_mm: float = 800.0) -> list[tuple[str, NDArray[np.float64]]]:
+    """Hand/arm polygons in a hand frame: mm, fingertips at the origin, arm along +u (toward
+    the body), v across; third column is height above the fingertips (mm)."""
+
+    def capsule(p0: tuple[float, float], p1: tuple[float, float], w0: float, w1: float,
+                z0: float, z1: float, n: int = 8) -> NDArray[np.float64]:
+        a = np.array(p0, np.float64)
+        b = np.array(p1, np.float64)
+        d = b - a
+        length = float(np.hypot(*d)) or 1.0
+        t = d / length
+        nrm = np.array([-t[1], t[0]])
+        pts = []
+        for i in range(n + 1):  # cap at p1
+            ang = -np.pi / 2 + np.pi * i / n
+            pts.append((*(b + (np.cos(ang) * t + np.sin(ang) * nrm) * w1 / 2), z1))
+        for i in range(n + 1):  # cap at p0
+            ang = np.pi / 2 + np.pi * i / n
+            pts.append((*(a + (np.cos(ang) * t + np.sin(ang) * nrm) * w0 / 2), z0))
+        return np.array(pts, np.float64)
+
+    polys: list[tuple[str, NDArray[np.float64]]] = []
+    finger_len = 75.0 * (1 - 0.45 * hand.curl)
+    palm_len, palm_w = 95.0, 84.0
+    base_u = finger_len  # palm's finger edge
+    rise = _ARM_RISE
+    # forearm from the wrist to beyond the image edge (the caller measures ``arm_mm``)
+    wrist_u = base_u + palm_len
+    far_u = max(wrist_u + 150.0, arm_mm)
+    polys.append(("skin", capsule((wrist_u - 10, 0), (far_u, 0), 60, 80,
+                                  wrist_u * 0.1, far_u * rise)))
+    sleeve_start = wrist_u + 60.0 + 120.0 * (hand.spread_deg / 16.0)
+    if hand.sleeve_rgb is not None:
+        polys.append(("sleeve", capsule((sleeve_start, 0), (far_u, 0), 92, 110,
+                                        sleeve_start * rise * 0.6, far_u * rise)))
+    # palm
+    palm = capsule((base_u + 18, 0), (wrist_u - 10, 0), palm_w, 66, base_u * 0.1, wrist_u * 0.1,
+                   n=10)
+    polys.append(("skin", palm))
+    # fingers
+    widths = (17.0, 19.0, 18.5, 16.0)
+    lens = (0.82, 1.0, 0.95, 0.75)
+    offs = (-28.0, -9.5, 9.5, 27.0)
+    for i in range(4):
+        ang = math.radians((i - 1.5) * hand.spread_deg)
+        ln = finger_len * lens[i]
+        root = (base_u + 8, offs[i])
+        tip = (base_u + 8 - ln * math.cos(ang), offs[i] - ln * math.sin(ang) * 1.0)
+        polys.append(("skin", capsule(root, tip, widths[i], widths[i] * 0.85, 8, 0)))
+    # thumb from the palm's side
+    side = 1.0 if hand.spread_deg > 8 else -1.0
+    t_root = (base_u + 60, side * 34.0)
+    t_ang = math.radians(35 + 2 * hand.spread_deg)
+    t_tip = (t_root[0] - 58 * math.cos(t_ang), t_root[1] + side * 58 * math.sin(t_ang))
+    polys.append(("skin", capsule(t_root, t_tip, 24, 19, 12, 4)))
+    return polys
+
+
+# ----------------------------------------------------------------------------------------------
+# Compositing helpers
+# ----------------------------------------------------------------------------------------------
+_SHIFT = 4  # sub-pixel bits for cv2.fillPoly
+_SCALE = float(1 << _SHIFT)
+
+
+def _poly_mask(polys: Sequence[NDArray[np.float64]], x0: int, y0: int, w: int, h: int) -> F32:
+    """Anti-aliased coverage (h, w) float32 0..1 of polygons (image xy) in the ROI at (x0, y0)."""
+    m = np.zeros((h, w), np.uint8)
+    pts = [np.round((p - (x0, y0)) * _SCALE).astype(np.int32) for p in polys]
+    cv2.fillPoly(m, pts, 255, cv2.LINE_AA, _SHIFT)
+    return m.astype(np.float32) * np.float32(1 / 255)
+
+
+def _blend(img: F32, mask: F32, color: F32 | NDArray[np.float32], x0: int, y0: int) -> None:
+    """In place: ``img[roi] = img[roi] * (1 - mask) + color * mask`` (color (3,) or (h, w, 3))."""
+    h, w = mask.shape
+    roi = img[y0:y0 + h, x0:x0 + w]
+    m = mask[..., None]
+    roi *= 1 - m
+    roi += m * color
+
+
+def _roi(pts: NDArray[np.float64], size: tuple[int, int], pad: int = 2
+         ) -> tuple[int, int, int, int] | None:
+    w, h = size
+    x0 = max(math.floor(pts[:, 0].min()) - pad, 0)
+    y0 = max(math.floor(pts[:, 1].min()) - pad, 0)
+    x1 = min(math.ceil(pts[:, 0].max()) + pad, w)
+    y1 = min(math.ceil(pts[:, 1].max()) + pad, h)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return x0, y0, x1 - x0, y1 - y0
+
+
+def _seed_rng(*key: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([int(k) & 0xFFFFFFFF for k in key]))
+
+
+# stream tags
+_T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE = range(1, 8)
+
+
+# ----------------------------------------------------------------------------------------------
+# Scene
+# ----------------------------------------------------------------------------------------------
+class Scene:
+    """A table, camera and light held fixed across the frames of one game (for video).
+
+    Args:
+        conditions: the scene's conditions.
+        seed: any int; the same seed and arguments give the same frames.
+        size: image ``(width, height)`` in pixels (640x480 .. 4000x3000 and beyond).
+        palette: the tile set's colours (default: the classic six). Board colours not in it are
+            taken from :data:`calibration.profile.NAMED_COLORS`.
+        fit: a board to frame (single renders); the camera backs off until it fits.
+        span: without ``fit``, how many lattice cells the camera frames across the shorter side
+            at most (a game grows into it; tiles outside the frame are ``visible=False``).
+
+    Raises:
+        ValueError: a size below 32x32.
+    """
+
+    def __init__(self, conditions: Conditions, seed: int, *, size: tuple[int, int] = (1280, 720),
+                 palette: Palette | None = None, fit: Board | None = None,
+                 span: float = 11.0) -> None:
+        w, h = int(size[0]), int(size[1])
+        if w < 32 or h < 32:
+            raise ValueError(f"image size must be at least 32x32, got {size}")
+        self.conditions = conditions
+        self.seed = int(seed)
+        self.size = (w, h)
+        self.palette = palette or Palette.classic()
+        cond = conditions
+        self.pitch_mm = TILE_MM * (1 + cond.gap)
+        self.thick_mm = TILE_MM * cond.tile_thickness
+        f = (w / 2) / math.tan(math.radians(cond.fov_deg) / 2)
+        dist = f * TILE_MM / cond.tile_px
+        # board frame: cell (r, c) centre at ((c - mid_c) * pitch, (r - mid_r) * pitch)
+        if fit:
+            r0, c0, r1, c1 = fit.bounds()
+        else:
+            r0 = c0 = 0
+            r1 = c1 = 0
+        self.mid = ((r0 + r1) / 2.0, (c0 + c1) / 2.0)
+        target = np.array([0.0, 0.0, 0.0])
+        off = np.array(cond.center_offset, np.float64)
+        if fit:
+            corners = np.array([[c, r] for r in (r0 - 0.6, r1 + 0.6)
+                                for c in (c0 - 0.6, c1 + 0.6)], np.float64)
+        else:
+            half = span / 2.0
+            corners = np.array([[c, r] for r in (-half, half) for c in (-half, half)], np.float64)
+            corners += np.array([self.mid[1], self.mid[0]])
+        world = np.column_stack([(corners[:, 0] - self.mid[1]) * self.pitch_mm,
+                                 (corners[:, 1] - self.mid[0]) * self.pitch_mm,
+                                 np.full(len(corners), -self.thick_mm)])
+        # put the board centre at the wanted image offset, backing off until the board fits
+        for _ in range(8):
+            for _ in range(3):
+                cam = _make_camera(self.size, cond, target, dist)
+                hinv = np.linalg.inv(cam.plane_h(0.0))
+                want = np.array([w / 2 + off[0] * w, h / 2 + off[1] * h, 1.0])
+                p = hinv @ want
+                # table point now seen at the wanted pixel should become the board centre
+                target = target - np.array([p[0] / p[2], p[1] / p[2], 0.0])
+            cam = _make_camera(self.size, cond, target, dist)
+            xy, z = cam.project(world)
+            margin = 0.04 * min(w, h)
+            if np.any(z <= 0):
+                dist *= 1.5
+                continue
+            over = max((xy[:, 0].max() - xy[:, 0].min()) / (w - 2 * margin),
+                       (xy[:, 1].max() - xy[:, 1].min()) / (h - 2 * margin))
+            if over > 1.0:
+                dist *= float(over) * 1.02
+                continue
+            lo, hi = xy.min(axis=0), xy.max(axis=0)
+            outside = min(lo[0], lo[1]) < margin or hi[0] > w - margin or hi[1] > h - margin
+            if fit and outside:
+                off = off * 0.5
+                continue
+            break
+        self.target = target
+        self.dist = dist
+        self.camera = _make_camera(self.size, cond, target, dist)
+        self._f = f
+        # table texture on a canvas in its own (rotated) frame covering the view plus a margin
+        trng = _seed_rng(self.seed, _T_TABLE)
+        self.table_angle = float(trng.uniform(0, 2 * np.pi)) if trng.random() < 0.7 else float(
+            trng.choice([0.0, np.pi / 2]) + trng.normal(0, 0.05))
+        hinv = np.linalg.inv(self.camera.plane_h(0.0))
+        mx, my = 0.25 * w, 0.25 * h
+        img_corners = np.array([[-mx, -my, 1], [w + mx, -my, 1], [w + mx, h + my, 1],
+                                [-mx, h + my, 1]], np.float64)
+        wc = (hinv @ img_corners.T).T
+        wc = wc[:, :2] / wc[:, 2:3]
+        rot = np.array([[math.cos(self.table_angle), -math.sin(self.table_angle)],
+                        [math.sin(self.table_angle), math.cos(self.table_angle)]])
+        canvas_pts = wc @ rot  # world -> canvas frame (rot^T applied to row vectors)
+        lo = canvas_pts.min(axis=0)
+        hi = canvas_pts.max(axis=0)
+        area = float(np.prod(hi - lo))
+        budget = float(min(w * h * 1.3, 9e6))
+        mmpp = max(math.sqrt(area / budget), 0.05)
+        cw = max(int((hi[0] - lo[0]) / mmpp) + 1, 8)
+        ch = max(int((hi[1] - lo[1]) / mmpp) + 1, 8)
+        self._texture = _surface_texture(cond.surface, trng, (ch, cw), mmpp, cond.surface_rgb,
+                                         self.pitch_mm)
+        # canvas px -> world: world = rot @ (lo + px * mmpp)
+        a = np.array([[mmpp, 0, lo[0]], [0, mmpp, lo[1]], [0, 0, 1]], np.float64)
+        r3 = np.eye(3)
+        r3[:2, :2] = rot
+        self._world_from_canvas = r3 @ a
+        # light
+        lrng = _seed_rng(self.seed, _T_LIGHT)
+        self._glare_xy = [(float(lrng.uniform(0.1, 0.9) * w), float(lrng.uniform(0.1, 0.9) * h))
+                          for _ in range(max(cond.glare_spots, 1))]
+        self._glare_aspect = [float(lrng.uniform(0.5, 1.0)) for _ in self._glare_xy]
+        self._glare_angle = [float(lrng.uniform(0, 180)) for _ in self._glare_xy]
+        self._drift_phase = float(lrng.uniform(0, 2 * np.pi))
+        self._drift_period = float(lrng.uniform(20, 90))
+        self._blob = _fbm(lrng, (max(h // 16, 4), max(w // 16, 4)), max(min(w, h) / 64, 2), 2)
+
+    # -- per-tile geometry ----------------------------------------------------------------
+    def _tile_pose(self, pos: Pos) -> tuple[float, float, float]:
+        """World centre (X, Y) mm and turn (radians) of the tile at ``pos`` (hand-laid)."""
+        cond = self.conditions
+        rng = _seed_rng(self.seed, _T_TILE, pos.row + 100000, pos.col + 100000)
+        off = rng.normal(0, cond.tile_offset, size=2).clip(-3 * cond.tile_offset,
+                                                            3 * cond.tile_offset)
+        ang = math.radians(cond.tile_rot_deg) * float(rng.uniform(-1, 1))
+        x = (pos.col - self.mid[1] + off[0]) * self.pitch_mm
+        y = (pos.row - self.mid[0] + off[1]) * self.pitch_mm
+        return x, y, ang
+
+    def image_from_grid(self, bump: Bump | None = None) -> NDArray[np.float64]:
+        """(3, 3) homography lattice ``(col, row, 1)`` -> image on the tile-top plane."""
+        cam = self._camera(bump)
+        g = np.array([[self.pitch_mm, 0, -self.mid[1] * self.pitch_mm],
+                      [0, self.pitch_mm, -self.mid[0] * self.pitch_mm],
+                      [0, 0, 1]], np.float64)
+        hmat = cam.plane_h(-self.thick_mm) @ g
+        return hmat / hmat[2, 2]
+
+    def _camera(self, bump: Bump | None) -> _Camera:
+        if bump is None:
+            return self.camera
+        return _make_camera(self.size, self.conditions, self.target, self.dist, bump)
+
+    # -- rendering ------------------------------------------------------------------------
+    def frame(self, board: Board, *, hands: Sequence[Hand] | None = (), bump: Bump | None = None,
+              t: float = 0.0) -> Rendered:
+        """Render ``board`` as seen at time ``t`` (seconds).
+
+        Args:
+            board: tiles by lattice position (any coordinates; the scene's lattice is fixed).
+            hands: hands over the table; ``None`` = ``conditions.hands`` random ones (drawn from
+                the seed and ``t``); ``()`` = none.
+            bump: the table's displacement since the scene began (see :class:`Bump`).
+            t: time in seconds; drives lighting drift and the frame's sensor noise.
+
+        Returns:
+            A :class:`Rendered` image with its truth.
+
+        Raises:
+            ValueError: a tile colour in neither the palette nor ``NAMED_COLORS``.
+        """
+        cond = self.conditions
+        w, h = self.size
+        cam = self._camera(bump)
+        frame_key = round(t * 1000)
+        frng = _seed_rng(self.seed, _T_FRAME, frame_key)
+        if hands is None:
+            hrng = _seed_rng(self.seed, _T_HAND, frame_key)
+            hands = [Hand.random(hrng, board) for _ in range(cond.hands)]
+        colors = self._colors(board)
+
+        # 1. table albedo (linear) through the table-plane homography
+        h_img_canvas = cam.plane_h(0.0) @ self._world_from_canvas
+        table = cv2.warpPerspective(self._texture, h_img_canvas, (w, h), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REFLECT)
+        img = _TO_LINEAR[table]
+        gloss = np.full((h, w), _surface_gloss(cond.surface), np.float32)
+
+        # 2. light direction (table frame) -> shadow offset per mm of height
+        az = math.radians(cond.light_azimuth_deg)
+        el = math.radians(max(cond.light_elevation_deg, 5.0))
+        sh_dir = np.array([-math.cos(az), -math.sin(az)]) / math.tan(el)
+
+        tiles = sorted(board.items(), key=lambda kv: -self._depth(cam, kv[0]))
+        geo = [_with_shape(self._tile_geometry(cam, pos), tile.shape) for pos, tile in tiles]
+
+        # 3. tile cast shadows + contact shadows on the table (half resolution)
+        sw, shh = max(w // 2, 1), max(h // 2, 1)
+        smask = np.zeros((shh, sw), np.uint8)
+        for g in geo:
+            foot = g["foot_world"]
+            shadow_world = np.vstack([
+                np.column_stack([foot, np.zeros(len(foot))]),
+                np.column_stack([foot + sh_dir * self.thick_mm, np.zeros(len(foot))]),
+            ])
+            sxy, z = cam.project(shadow_world)
+            if np.any(z <= 0):
+                continue
+            hull = cv2.convexHull((sxy * 0.5 * _SCALE).astype(np.int32))
+            cv2.fillPoly(smask, [hull], 255, cv2.LINE_AA, _SHIFT)
+        tile_px_now = self._pitch_px(cam)
+        sig = max(0.5, 0.06 * tile_px_now)
+        sm = cv2.GaussianBlur(smask, (0, 0), sig).astype(np.float32) * np.float32(1 / 255)
+        sm = cv2.resize(sm, (w, h), interpolation=cv2.INTER_LINEAR)
+        img *= (1 - cond.shadow * 0.85 * sm)[..., None]
+
+        # 4. tiles, far to near
+        trng_paint = _seed_rng(self.seed, _T_PALETTE)
+        wear_noise = _fbm(trng_paint, (64, 64), 6, 3)
+        truth_geo: list[tuple[Pos, Tile, dict[str, Any]]] = []
+        for (pos, tile), g in zip(tiles, geo, strict=True):
+            self._draw_tile(img, gloss, g, colors[tile.color], wear_noise)
+            truth_geo.append((pos, tile, g))
+
+        # 5. hands: shadows first, then the hands themselves
+        hand_alpha = np.zeros((h, w), np.float32)
+        if hands:
+            hand_alpha = self._draw_hands(img, gloss, cam, hands, sh_dir, frng)
+
+        # 6. illumination, glare, exposure (linear)
+        light = self._illumination(t)
+        img *= light
+        glare = self._glare(t)
+        if glare is not None:
+            img += glare[..., None] * gloss[..., None] * self._light_color(t)[None, None, :]
+
+        # 7. optics and sensor
+        if cond.motion_px > 0.5:
+            img = self._motion_blur(img, cond.motion_px, frng)
+        if cond.blur_px > 0.05:
+            img = cv2.GaussianBlur(img, (0, 0), cond.blur_px)
+        iso = 1.0 / min(max(cond.exposure, 0.05), 1.0)
+        read = cond.noise / 255.0 * iso
+        shot = (cond.noise / 255.0) * 0.02 * iso
+        noise = frng.standard_normal(img.shape, dtype=np.float32)
+        img += noise * np.sqrt(np.maximum(img, 0) * shot + read * read * 0.25)
+        # chroma-correlated low-light blotches
+        if iso > 1.5:
+            blot = cv2.resize(frng.standard_normal((h // 4 + 1, w // 4 + 1, 3)).astype(
+                np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+            img += blot * np.float32(read * 0.4)
+        out = _to_srgb_u8(img)
+        if cond.jpeg_quality is not None:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
+            if ok:
+                out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+        # 8. truth
+        truth = []
+        hand_cover = hand_alpha > 0.5
+        for pos, tile, g in truth_geo:
+            top = g["top_xy"]
+            covered, inside = self._coverage(top, hand_cover)
+            visible = covered <= HIDDEN_COVER and inside >= MIN_IN_FRAME
+            c = g["corners_xy"]
+            truth.append(TruthTile(
+                pos=pos, tile=tile,
+                center_xy=(float(g["center_xy"][0]), float(g["center_xy"][1])),
+                corners_xy=tuple((float(x), float(y)) for x, y in c),  # type: ignore[arg-type]
+                visible=bool(visible), covered=float(covered)))
+        truth.sort(key=lambda tt: (tt.pos.row, tt.pos.col))
+        return Rendered(
+            image_bgr=out,
+            truth=truth,
+            image_from_grid=self.image_from_grid(bump),
+            pitch_px=tile_px_now,
+            conditions=cond,
+            seed=self.seed,
+            hand_mask=hand_cover,
+            palette=tuple(self.palette.names),
+        )
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _colors(self, board: Board) -> dict[str, NDArray[np.float32]]:
+        out: dict[str, NDArray[np.float32]] = {}
+        for tile in board.values():
+            name = tile.color
+            if name in out:
+                continue
+            if name in self.palette.rgb:
+                rgb = self.palette.rgb[name]
+            elif name in NAMED_COLORS:
+                rgb = hex_to_rgb(NAMED_COLORS[name])
+            else:
+                raise ValueError(
+                    f"tile colour {name!r} is in neither the palette "
+                    f"({', '.join(self.palette.names)}) nor the built-in colour names")
+            out[name] = _lin(rgb)
+        return out
+
+    def _depth(self, cam: _Camera, pos: Pos) -> float:
+        x, y, _ = self._tile_pose(pos)
+        _, z = cam.project(np.array([[x, y, 0.0]]))
+        return float(z[0])
+
+    def _pitch_px(self, cam: _Camera) -> float:
+        hmat = cam.plane_h(-self.thick_mm)
+        p = np.array([[0, 0, 1], [self.pitch_mm, 0, 1], [0, self.pitch_mm, 1]], np.float64)
+        q = (hmat @ p.T).T
+        q = q[:, :2] / q[:, 2:3]
+        return float((np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[0]))) / 2)
+
+    def _tile_geometry(self, cam: _Camera, pos: Pos) -> dict[str, Any]:
+        x, y, ang = self._tile_pose(pos)
+        ca, sa = math.cos(ang), math.sin(ang)
+        rmat = np.array([[ca, -sa], [sa, ca]])
+        half = TILE_MM / 2
+        outline = _rounded_square(half, TILE_MM * 0.09, 4)
+        top_local = _rounded_square(half * 0.97, TILE_MM * 0.1, 4)
+        foot = outline @ rmat.T + (x, y)
+        top = top_local @ rmat.T + (x, y)
+        zt = -self.thick_mm
+        nb = len(foot)
+        pts3 = np.vstack([np.column_stack([foot, np.zeros(nb)]),
+                          np.column_stack([top, np.full(len(top), zt)])])
+        xy, z = cam.project(pts3)
+        sharp = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) * 0.97
+        sharp_w = sharp @ rmat.T + (x, y)
+        cxy, _ = cam.project(np.column_stack([sharp_w, np.full(4, zt)]))
+        center, _ = cam.project(np.array([[x, y, zt]]))
+        return {
+            "pos": pos,
+            "angle": ang,
+            "foot_world": foot,
+            "hull_xy": xy,
+            "top_xy": xy[nb:],
+            "corners_xy": cxy,
+            "center_xy": center[0],
+            "rmat": rmat,
+            "xy": (x, y),
+            "ok": bool(np.all(z > 0)),
+            "cam": cam,
+        }
+
+    def _draw_tile(self, img: F32, gloss: F32, g: dict[str, Any], color: NDArray[np.float32],
+                   wear_noise: F32) -> None:
+        if not g["ok"]:
+            return
+        cond = self.conditions
+        w, h = self.size
+        roi = _roi(g["hull_xy"], self.size)
+        if roi is None:
+            return
+        x0, y0, rw, rh = roi
+        pos: Pos = g["pos"]
+        rng = _seed_rng(self.seed, _T_TILE + 50, pos.row + 100000, pos.col + 100000)
+        # body / sides: the hull of footprint and top, darker (less light reaches the sides)
+        hull = cv2.convexHull(g["hull_xy"].astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        side = _poly_mask([hull], x0, y0, rw, rh)
+        side_col = _lin((20, 20, 22)) * np.float32(rng.uniform(0.8, 1.2))
+        _blend(img, side, side_col, x0, y0)
+        # top face with a faint sheen gradient
+        top_mask = _poly_mask([g["top_xy"]], x0, y0, rw, rh)
+        base = _lin((36, 36, 39)) * np.float32(rng.uniform(0.85, 1.15))
+        yy, xx = np.mgrid[0:rh, 0:rw].astype(np.float32)
+        sheen_dir = rng.uniform(0, 2 * np.pi)
+        ramp = (np.cos(sheen_dir) * (xx - rw / 2) + np.sin(sheen_dir) * (yy - rh / 2)) / max(
+            rw, rh)
+        top_col = base[None, None, :] * (1 + 0.35 * ramp)[..., None]
+        _blend(img, top_mask, top_col, x0, y0)
+        # bevel highlight along the top edge (rounded edges catch the light)
+        edge = np.zeros((rh, rw), np.uint8)
+        pts = np.round((g["top_xy"] - (x0, y0)) * _SCALE).astype(np.int32)
+        thick = max(1, round(self._pitch_px(g["cam"]) * 0.025))
+        cv2.polylines(edge, [pts], True, 255, thick, cv2.LINE_AA, _SHIFT)
+        edge_f = edge.astype(np.float32) * np.float32(0.35 / 255)
+        _blend(img, edge_f, _lin((95, 95, 100)), x0, y0)
+        # symbol, printed on the top (matte-ish paint, slightly worn)
+        x, y = g["xy"]
+        rmat = g["rmat"]
+        zt = -self.thick_mm
+        shape_polys = []
+        jitter = rng.normal(0, 0.008, size=2)
+        for poly in _SYMBOLS[g["tile_shape"]] if "tile_shape" in g else []:
+            pw = (poly + jitter) * TILE_MM @ rmat.T + (x, y)
+            pxy, _ = g["cam"].project(np.column_stack([pw, np.full(len(pw), zt)]))
+            shape_polys.append(pxy)
+        if shape_polys:
+            sym = np.zeros((rh, rw), np.float32)
+            for p in shape_polys:  # union of lobes (clover)
+                sym = np.maximum(sym, _poly_mask([p], x0, y0, rw, rh))
+            tint = color * np.float32(rng.uniform(0.9, 1.05))
+            if cond.wear > 0:
+                wn = cv2.resize(wear_noise, (rw, rh), interpolation=cv2.INTER_LINEAR)
+                shift = int(rng.integers(0, 64))
+                wn = np.roll(wn, shift, axis=0)
+                worn = np.clip(wn * cond.wear * 0.6, 0, 0.6)
+                sym_col = tint[None, None, :] * (1 - worn[..., None]) + base * worn[..., None]
+            else:
+                sym_col = tint
+            _blend(img, sym, sym_col, x0, y0)
+        # gloss map: tile top strongly glossy, printed paint less so; tops tilt a little, so
+        # each tile reflects a different share of the glare
+        tilt_gain = np.float32(rng.uniform(0.45, 1.3))
+        groi = gloss[y0:y0 + rh, x0:x0 + rw]
+        top_gloss = cond.tile_gloss * tilt_gain
+        groi *= 1 - top_mask
+        groi += top_mask * top_gloss
+        if shape_polys:
+            groi -= sym * top_gloss * 0.55
+        del w, h
+
+    def _draw_hands(self, img: F32, gloss: F32, cam: _Camera, hands: Sequence[Hand],
+                    sh_dir: NDArray[np.float64], rng: np.random.Generator) -> F32:
+        cond = self.conditions
+        w, h = self.size
+        alpha_all = np.zeros((h, w), np.float32)
+        shadow_all = np.zeros((h, w), np.float32)
+        layers: list[tuple[F32, NDArray[np.float32], F32]] = []
+        for hand in hands:
+            skin = hand.skin_rgb or SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
+            a = math.radians(hand.from_deg)
+            u = np.array([math.cos(a), math.sin(a)])
+            v = np.array([-u[1], u[0]])
+            tr, tc = hand.target
+            tip = np.array([(tc - self.mid[1]) * self.pitch_mm, (tr - self.mid[0]) * self.pitch_mm])
+            masks: dict[str, F32] = {}
+            shadow = np.zeros((h, w), np.float32)
+            arm_mm = 300.0
+            while arm_mm < 4000.0:
+                p3 = np.array([[*(tip + u * arm_mm), -(hand.height_mm + arm_mm * _ARM_RISE)]])
+                axy, az = cam.project(p3)
+                if az[0] < 0.35 * self.dist:
+                    break
+                ax_, ay_ = axy[0]
+                if ax_ < -0.1 * w or ax_ > 1.1 * w or ay_ < -0.1 * h or ay_ > 1.1 * h:
+                    break
+                arm_mm += 50.0
+            for kind, poly in _hand_polys(hand, arm_mm):
+                world_xy = tip + poly[:, :1] * u + poly[:, 1:2] * v
+                height = hand.height_mm + poly[:, 2]
+                pts = np.column_stack([world_xy, -height])
+                xy, z = cam.project(pts)
+                keep = z > 0.15 * self.dist
+                if keep.sum() < 3:
+                    continue
+                xy = xy[keep]
+                m = _poly_mask([np.clip(xy, -4 * w, 5 * w)], 0, 0, w, h)
+                masks[kind] = np.maximum(masks.get(kind, 0), m)  # type: ignore[arg-type]
+                sw = world_xy[keep] + sh_dir[None, :] * height[keep, None]
+                sxy, sz = cam.project(np.column_stack([sw, np.zeros(len(sw))]))
+                if np.all(sz > 0):
+                    shadow = np.maximum(shadow, _poly_mask([np.clip(sxy, -4 * w, 5 * w)],
+                                                           0, 0, w, h))
+            if not masks:
+                continue
+            pitch = self._pitch_px(cam)
+            shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, pitch * hand.height_mm / 120))
+            shadow_all = np.maximum(shadow_all, shadow)
+            skin_mask = masks.get("skin", np.zeros((h, w), np.float32))
+            sleeve_mask = masks.get("sleeve", np.zeros((h, w), np.float32))
+            alpha = np.maximum(skin_mask, sleeve_mask)
+            # rounded shading: darker toward the silhouette
+            dist = cv2.distanceTransform((alpha > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
+            roundness = np.clip(dist / max(pitch * 0.6, 2.0), 0, 1).astype(np.float32)
+            shade = (0.55 + 0.45 * np.sqrt(roundness))[..., None]
+            skin_lin = _lin(skin)
+            col = np.empty((h, w, 3), np.float32)
+            col[:] = skin_lin
+            if hand.sleeve_rgb is not None:
+                sl = _lin(hand.sleeve_rgb)
+                col = col * (1 - sleeve_mask[..., None]) + sl[None, None, :] * sleeve_mask[
+                    ..., None]
+            layers.append((alpha, col * shade, shade[..., 0]))
+            alpha_all = np.maximum(alpha_all, alpha)
+        img *= (1 - cond.shadow * 0.8 * shadow_all)[..., None]
+        for alpha, col, _ in layers:
+            img *= (1 - alpha)[..., None]
+            img += col * alpha[..., None]
+            gloss *= 1 - alpha
+            gloss += alpha * 0.04
+        return alpha_all
+
+    def _light_color(self, t: float) -> NDArray[np.float32]:
+        cond = self.conditions
+        kelvin = cond.kelvin
+        if cond.drift > 0:
+            kelvin *= 1 + 0.15 * cond.drift * math.sin(
+                2 * math.pi * t / self._drift_period + self._drift_phase * 1.7)
+        light = _kelvin_rgb(kelvin)
+        # the camera's white balance removes part of the cast (von Kries in linear RGB)
+        return (light ** np.float32(1 - cond.wb_correction)).astype(np.float32)
+
+    def _illumination(self, t: float) -> F32:
+        cond = self.conditions
+        w, h = self.size
+        yy, xx = np.ogrid[0:h, 0:w]
+        nx = (xx - w / 2) / (w / 2)
+        ny = (yy - h / 2) / (h / 2)
+        a = math.radians(cond.gradient_deg)
+        ramp = (math.cos(a) * nx + math.sin(a) * ny) / 2  # -0.7..0.7
+        blob = cv2.resize(self._blob, (w, h), interpolation=cv2.INTER_CUBIC)
+        field_ = 1 + cond.gradient * (ramp - 0.15 * blob)
+        field_ = np.maximum(field_, 0.05)
+        rr = nx * nx * 0.5 + ny * ny * 0.5
+        field_ = field_ * (1 - cond.vignette * rr)
+        exposure = cond.exposure
+        if cond.drift > 0:
+            exposure *= 1 + 0.3 * cond.drift * math.sin(
+                2 * math.pi * t / self._drift_period + self._drift_phase)
+        field_ = (field_ * exposure).astype(np.float32)
+        return field_[..., None] * self._light_color(t)[None, None, :]
+
+    def _glare(self, t: float) -> F32 | None:
+        cond = self.conditions
+        if cond.glare <= 0:
+            return None
+        w, h = self.size
+        diag = math.hypot(w, h)
+        yy, xx = np.mgrid[0:h:4, 0:w:4].astype(np.float32)
+        g = np.zeros_like(xx)
+        for i, (gx, gy) in enumerate(self._glare_xy):
+            if cond.drift > 0:
+                gx += 0.05 * w * cond.drift * math.sin(t / self._drift_period * 2 * math.pi + i)
+            sig = cond.glare_size * diag
+            ca, sa = math.cos(math.radians(self._glare_angle[i])), math.sin(
+                math.radians(self._glare_angle[i]))
+            du, dv = xx - gx, yy - gy
+            pu = (ca * du + sa * dv) / sig
+            pv = (-sa * du + ca * dv) / (sig * self._glare_aspect[i])
+            d2 = pu * pu + pv * pv
+            # a bright core with a broad halo (lamp / window reflection)
+            g += cond.glare * (np.exp(-d2 * 2.0) * 0.8 + np.exp(-d2 * 0.4) * 0.2) / (1 + i * 0.4)
+        g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR)
+        return g.astype(np.float32) * np.float32(cond.exposure)
+
+    def _motion_blur(self, img: F32, length: float, rng: np.random.Generator) -> F32:
+        n = max(3, round(length) | 1)
+        k = np.zeros((n, n), np.float32)
+        ang = float(rng.uniform(0, 180))
+        c = n // 2
+        dx, dy = math.cos(math.radians(ang)), math.sin(math.radians(ang))
+        cv2.line(k, (round(c - dx * c), round(c - dy * c)),
+                 (round(c + dx * c), round(c + dy * c)), 1.0, 1, cv2.LINE_AA)
+        k /= k.sum()
+        return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REFLECT)
+
+    def _coverage(self, top: NDArray[np.float64], cover: NDArray[np.bool_]) -> tuple[float,
+                                                                                     float]:
+        """(share of the top face covered by occluders, share inside the image)."""
+        w, h = self.size
+        lo = np.floor(top.min(axis=0)).astype(int) - 1
+        hi = np.ceil(top.max(axis=0)).astype(int) + 1
+        bw, bh = int(hi[0] - lo[0]), int(hi[1] - lo[1])
+        if bw <= 0 or bh <= 0:
+            return 0.0, 0.0
+        m = _poly_mask([top], int(lo[0]), int(lo[1]), bw, bh)
+        total = float(m.sum())
+        if total <= 0:
+            return 0.0, 0.0
+        x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+        x1, y1 = min(int(hi[0]), w), min(int(hi[1]), h)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0, 0.0
+        inner = m[y0 - lo[1]:y1 - lo[1], x0 - lo[0]:x1 - lo[0]]
+        inside = float(inner.sum()) / total
+        cov = float((inner * cover[y0:y1, x0:x1]).sum()) / max(float(inner.sum()), 1e-6)
+        return cov, inside
+
+
+def _with_shape(geo: dict[str, Any], shape: Shape) -> dict[str, Any]:
+    geo["tile_shape"] = shape
+    return geo
+
+
+def render(board: Board, conditions: Conditions, seed: int, *,
+           size: tuple[int, int] = (1280, 720), palette: Palette | None = None,
+           hands: Sequence[Hand] | None = None) -> Rendered:
+    """Render one photo of ``board`` on a table.
+
+    Args:
+        board: the tiles; the camera frames the whole board (backing off if needed).
+        conditions: camera, table and light (e.g. ``PRESETS["glare"]`` or
+            ``Conditions.sample(rng)``).
+        seed: any int; equal seeds and arguments give equal images.
+        size: image ``(width, height)``, pixels.
+        palette: the tile set's paints (default: classic); see :class:`Scene`.
+        hands: ``None`` = ``conditions.hands`` random hands; else exactly these.
+
+    Returns:
+        :class:`Rendered` with ``image_bgr``, ``truth`` and ``image_from_grid``.
+
+    Raises:
+        ValueError: bad size or a colour that cannot be painted.
+    """
+    scene = Scene(conditions, seed, size=size, palette=palette, fit=board if board else None)
+    return scene.frame(board, hands=hands)
