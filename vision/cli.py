@@ -1,0 +1,170 @@
+"""``tabletally detect IMAGE... [--profile FILE] [--json] [--debug-dir DIR]`` (INTERFACES.md).
+
+Reads each image, runs :func:`vision.detect.detect`, and prints one result per image in
+argument order. An image that cannot be read (missing, empty, truncated, corrupt, not an image)
+gives a one-line error for that image - ``{"image": path, "error": "..."}`` with ``--json`` -
+while the others are still processed; the exit status is then 1. A bad ``--profile`` is a
+usage error (exit 2) before any image is read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.profile import Profile, ProfileError, load_profile
+from vision.detect import detect, draw_overlay
+from vision.observation import Observation
+
+__all__ = ["read_image", "register", "run"]
+
+#: A JPEG's main image ends with the EOI marker; a file cut short lacks it (decoders fill the
+#: rest with grey and succeed silently, so the check is explicit). PNGs end with IEND.
+_JPEG_SOI = b"\xff\xd8"
+_JPEG_EOI = b"\xff\xd9"
+_PNG_SIG = b"\x89PNG\r\n\x1a\n"
+_PNG_IEND = b"IEND\xaeB`\x82"
+
+
+class ImageReadError(ValueError):
+    """An image file that cannot be used; the message says why (one line)."""
+
+
+def read_image(path: str | Path) -> NDArray[np.uint8]:
+    """Read an image file as ``(H, W, 3)`` uint8 BGR.
+
+    Raises:
+        ImageReadError: missing/unreadable file, empty file, truncated JPEG/PNG, or data
+            that no decoder accepts.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise ImageReadError("no such file") from None
+    except IsADirectoryError:
+        raise ImageReadError("is a directory, not an image") from None
+    except OSError as e:
+        raise ImageReadError(f"cannot read ({e.strerror or e})") from None
+    if not data:
+        raise ImageReadError("empty file")
+    # the last end-of-image marker must be in the second half: an EXIF thumbnail has its own
+    # EOI near the start, and some phones append data after the main image's EOI
+    if data.startswith(_JPEG_SOI) and data.rfind(_JPEG_EOI) < len(data) // 2:
+        raise ImageReadError("truncated JPEG (no end-of-image marker)")
+    if data.startswith(_PNG_SIG) and _PNG_IEND not in data[-64:]:
+        raise ImageReadError("truncated PNG (no IEND chunk)")
+    buf = np.frombuffer(data, np.uint8)
+    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise ImageReadError("not a readable image (unknown format or corrupt data)")
+    return img
+
+
+def _tile_json(obs: Observation) -> list[dict[str, Any]]:
+    out = []
+    for t in sorted(obs.tiles, key=lambda t: (t.pos.row, t.pos.col)):
+        out.append(
+            {
+                "row": t.pos.row,
+                "col": t.pos.col,
+                "color": t.tile.color,
+                "shape": t.tile.shape.value,
+                "confidence": round(t.confidence, 4),
+                "x": round(t.center_xy[0], 1),
+                "y": round(t.center_xy[1], 1),
+            }
+        )
+    return out
+
+
+def run(
+    images: list[str],
+    *,
+    profile: Profile | None,
+    as_json: bool,
+    debug_dir: Path | None,
+    out: Any = None,
+    err: Any = None,
+) -> int:
+    """Detect tiles in each image; print results; return the exit status (0 or 1)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    results: list[dict[str, Any]] = []
+    failed = 0
+    if debug_dir is not None:
+        debug_dir.mkdir(parents=True, exist_ok=True)
+    for k, path in enumerate(images):
+        try:
+            img = read_image(path)
+        except ImageReadError as e:
+            failed += 1
+            results.append({"image": path, "error": str(e)})
+            print(f"tabletally detect: {path}: {e}", file=err)
+            continue
+        t0 = time.perf_counter()
+        obs = detect(img, profile=profile)
+        elapsed = (time.perf_counter() - t0) * 1000.0
+        results.append({"image": path, "tiles": _tile_json(obs), "elapsed_ms": round(elapsed, 1)})
+        if debug_dir is not None:
+            name = f"{k:03d}_{Path(path).stem}_overlay.png"
+            cv2.imwrite(str(debug_dir / name), draw_overlay(img, obs))
+        if not as_json:
+            print(f"{path}: {len(obs.tiles)} tiles, {elapsed:.0f} ms", file=out)
+            board = obs.board()
+            if len(board):
+                print(_indent(board.to_ascii()), file=out)
+            if obs.unseen:
+                cells = " ".join(f"{p.row},{p.col}" for p in obs.unseen)
+                print(f"  unseen (covered): {cells}", file=out)
+    if as_json:
+        json.dump(results, out, indent=1)
+        out.write("\n")
+    return 1 if failed else 0
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    from webui.cli import CLIError
+
+    profile: Profile | None = None
+    if args.profile is not None:
+        try:
+            profile = load_profile(args.profile)
+        except ProfileError as e:
+            raise CLIError(str(e), 2) from None
+    debug_dir = Path(args.debug_dir) if args.debug_dir else None
+    if debug_dir is not None and debug_dir.exists() and not debug_dir.is_dir():
+        raise CLIError(f"--debug-dir {debug_dir}: exists and is not a directory", 2)
+    return run(list(args.images), profile=profile, as_json=args.json, debug_dir=debug_dir)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``tabletally detect`` to the top-level parser's subcommands."""
+    p = subparsers.add_parser(
+        "detect",
+        help="read the Qwirkle tiles in photos",
+        description=(
+            "Find every Qwirkle tile in each image: its grid cell on the tiles' own lattice, "
+            "colour and shape. Unreadable images get a one-line error; the others are still "
+            "processed (exit 1 if any failed)."
+        ),
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    p.add_argument("--profile", metavar="FILE", help="tile-set/table profile JSON (palette)")
+    p.add_argument("--json", action="store_true", help="print a JSON array, one object per image")
+    p.add_argument(
+        "--debug-dir", metavar="DIR", help="write an annotated overlay PNG per image into DIR"
+    )
+    p.set_defaults(func=_cmd)

@@ -1,0 +1,192 @@
+"""Symbol colours: white balance on the black tile bodies, then scene-adaptive palette naming.
+
+Colour names come from a :class:`calibration.profile.Palette`; there are no hue thresholds.
+The reading of one image goes:
+
+1. **White balance (von Kries).** The tile bodies are black paint, spectrally close to flat, so
+   whatever colour they take in the image is the colour of the light (plus the camera's own
+   cast). Per-channel gains in *linear* RGB that make the median body neutral are applied to
+   every symbol colour (von Kries chromatic adaptation; e.g. Fairchild, *Color Appearance
+   Models*, 3rd ed., ch. 9). Gains are clamped (``max_wb_gain``) because a body is dark and
+   noisy.
+2. **Exposure.** Symbol brightness depends on light level, so one exposure factor per image
+   (median ratio of symbol luminance to its assigned reference's) scales all symbols; the
+   first assignment uses chromaticity alone (each symbol scaled to the luminance of the
+   reference it is compared with). Lightness keeps a weak weight (``lightness_weight``) after
+   that: it is needed for white vs yellow vs grey, but shading makes it the least reliable.
+3. **Scene adaptation (EM).** The symbols in view are assigned to their nearest references;
+   then one further diagonal correction (per-channel log-gain, shrunk towards none for few
+   tiles) is fitted so the assigned symbols' cluster centres meet their references, and the
+   symbols are assigned again. This is k-means with the palette as the fixed set of cluster
+   names: clusters of the scene's own colours are named by the palette, so a warm, cool or
+   tinted light moves all clusters together and the naming follows.
+
+Distances are CIE76 Delta E in CIELAB (D65), with L* down-weighted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.profile import Palette
+
+__all__ = ["ColourSettings", "classify_colours", "lab_from_linear", "linear_from_srgb"]
+
+
+@dataclass(frozen=True)
+class ColourSettings:
+    """Thresholds of the colour classifier.
+
+    Attributes:
+        max_wb_gain: white-balance gains are clamped to ``[1/max, max]``; tungsten light
+            (2700 K) against D65 needs about 2x on blue relative to red, so 3 covers the
+            range from candle-warm to overcast-cool light.
+        lightness_weight: weight of the L* difference relative to a*/b* in Delta E; lightness
+            is the least reliable coordinate (exposure, shading, glare) but is needed to tell
+            white from yellow or grey.
+        em_iterations: assign/correct rounds of the scene adaptation.
+        adapt_prior_tiles: shrinkage of the scene correction: a correction fitted on ``n``
+            symbols is applied with weight ``n / (n + adapt_prior_tiles)``, so a board of two
+            tiles barely moves the references and a board of 60 follows its own clusters.
+        max_adapt_gain: clamp of the scene correction's per-channel gain.
+        sigma: Delta E scale of the softmax turning distances into confidences; the spread of
+            one paint across a board under uneven light is about 5-10 Delta E.
+    """
+
+    max_wb_gain: float = 3.0
+    lightness_weight: float = 0.35
+    em_iterations: int = 3
+    adapt_prior_tiles: float = 6.0
+    max_adapt_gain: float = 1.6
+    sigma: float = 8.0
+
+
+def linear_from_srgb(srgb01: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Linear RGB from sRGB in [0, 1] (IEC 61966-2-1), any shape ending in 3."""
+    a = np.clip(srgb01, 0.0, 1.0)
+    return np.where(a <= 0.04045, a / 12.92, ((a + 0.055) / 1.055) ** 2.4)
+
+
+_M_XYZ = np.array(
+    [
+        [0.4124564, 0.3575761, 0.1804375],
+        [0.2126729, 0.7151522, 0.0721750],
+        [0.0193339, 0.1191920, 0.9503041],
+    ]
+)
+_WHITE = np.array([0.95047, 1.0, 1.08883])
+
+
+def lab_from_linear(rgb_lin: NDArray[np.float64]) -> NDArray[np.float64]:
+    """CIELAB (D65) from linear RGB ``(..., 3)`` (CIE 15:2004)."""
+    xyz = rgb_lin @ _M_XYZ.T / _WHITE
+    d = 6.0 / 29.0
+    f = np.where(xyz > d**3, np.cbrt(np.maximum(xyz, 0.0)), xyz / (3 * d * d) + 4.0 / 29.0)
+    L = 116.0 * f[..., 1] - 16.0
+    a = 500.0 * (f[..., 0] - f[..., 1])
+    b = 200.0 * (f[..., 1] - f[..., 2])
+    return np.stack([L, a, b], axis=-1)
+
+
+def _luminance(rgb_lin: NDArray[np.float64]) -> NDArray[np.float64]:
+    return rgb_lin @ _M_XYZ[1]
+
+
+@dataclass(frozen=True)
+class ColourReading:
+    """Result of :func:`classify_colours` for N symbols.
+
+    Attributes:
+        confidences: ``(N, K)`` softmax over the palette's K names (rows sum to 1).
+        distances: ``(N, K)`` weighted Delta E to each reference after adaptation.
+        wb_gains: ``(3,)`` linear-RGB gains (R, G, B) from the tile bodies.
+        scene_gains: ``(3,)`` the fitted scene correction on top of the white balance.
+    """
+
+    confidences: NDArray[np.float64]
+    distances: NDArray[np.float64]
+    wb_gains: NDArray[np.float64]
+    scene_gains: NDArray[np.float64]
+
+
+def classify_colours(
+    symbol_rgb: NDArray[np.float64],
+    body_rgb: NDArray[np.float64] | None,
+    palette: Palette,
+    settings: ColourSettings = ColourSettings(),
+) -> ColourReading:
+    """Name N symbol colours by the palette, adapting to the scene's light.
+
+    Args:
+        symbol_rgb: ``(N, 3)`` mean sRGB of each symbol's inner pixels, 0..255 (R, G, B order).
+        body_rgb: ``(M, 3)`` mean sRGB of tile-body pixels (any number of samples), or None
+            to skip white balance.
+        palette: the names and references (``palette.rgb``).
+        settings: thresholds.
+
+    Returns:
+        A :class:`ColourReading`; its columns follow ``palette.names``.
+    """
+    n = len(symbol_rgb)
+    k = len(palette.names)
+    sym = linear_from_srgb(np.asarray(symbol_rgb, np.float64).reshape(-1, 3) / 255.0)
+    wb = np.ones(3)
+    if body_rgb is not None and len(body_rgb):
+        body = linear_from_srgb(np.asarray(body_rgb, np.float64).reshape(-1, 3) / 255.0)
+        med = np.median(body, axis=0)
+        if np.all(med > 1e-5):
+            wb = np.clip(med.mean() / med, 1.0 / settings.max_wb_gain, settings.max_wb_gain)
+    ref_lin = linear_from_srgb(np.array([palette.rgb[c] for c in palette.names], np.float64) / 255)
+    ref_lab = lab_from_linear(ref_lin)
+    ref_y = _luminance(ref_lin)
+    w = np.array([settings.lightness_weight, 1.0, 1.0])
+
+    def distances(gains: NDArray[np.float64], exposure: float) -> NDArray[np.float64]:
+        lab = lab_from_linear(np.clip(sym * wb * gains / exposure, 0.0, None))  # (n, 3)
+        diff = (lab[:, None, :] - ref_lab[None, :, :]) * w
+        return np.sqrt((diff * diff).sum(axis=2))
+
+    def exposure_of(gains: NDArray[np.float64], assign: NDArray[np.int64]) -> float:
+        y = _luminance(sym * wb * gains)
+        return float(max(np.median(y / ref_y[assign]), 1e-4))
+
+    gains = np.ones(3)
+    if n == 0:
+        empty = np.zeros((0, k))
+        return ColourReading(empty, empty, wb, gains)
+    # first assignment: chromaticity only (each symbol at its nearest reference's luminance)
+    y0 = np.maximum(_luminance(sym * wb), 1e-6)
+    scaled = (sym * wb)[:, None, :] * (ref_y[None, :, None] / y0[:, None, None])
+    d0 = (lab_from_linear(scaled) - ref_lab[None]) * w
+    assign = np.sqrt((d0 * d0).sum(axis=2)).argmin(axis=1)
+    exposure = exposure_of(gains, assign)
+    d = distances(gains, exposure)
+    for _ in range(settings.em_iterations):
+        assign = d.argmin(axis=1)
+        s = sym * wb / exposure
+        target = ref_lin[assign]
+        ok = np.all(s > 1e-4, axis=1) & np.all(target > 1e-4, axis=1)
+        if ok.sum() < 2:
+            break
+        logr = np.log(target[ok]) - np.log(s[ok])
+        logr -= logr.mean(axis=1, keepdims=True)  # exposure is fitted separately
+        # a robust centre per cluster, then averaged over clusters (each colour counts once)
+        centres = [np.median(logr[assign[ok] == c], axis=0) for c in np.unique(assign[ok])]
+        est = np.mean(centres, axis=0)
+        shrink = ok.sum() / (ok.sum() + settings.adapt_prior_tiles)
+        lim = np.log(settings.max_adapt_gain)
+        new = np.exp(np.clip(est * shrink, -lim, lim))
+        done = bool(np.allclose(new, gains, atol=1e-3))
+        gains = new
+        exposure = exposure_of(gains, assign)
+        d = distances(gains, exposure)
+        if done:
+            break
+    z = -0.5 * (d / settings.sigma) ** 2
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=1, keepdims=True)
+    return ColourReading(p, d, wb, gains)

@@ -1,0 +1,692 @@
+"""Find every Qwirkle tile in a photo: its cell on the tiles' lattice, colour and shape.
+
+Physical model (why this works on any table): a Qwirkle tile is a black block with one
+coloured symbol printed in the middle of its top. Whatever the table, a symbol is a bright
+region *completely enclosed* by the tile's dark body, so symbols are found as the **holes** of
+the image's dark regions, even when tiles touch in lines (their bodies merge, their symbols
+stay separate holes) and on dark tables (the whole table is dark; the symbols are still holes).
+
+Stages (one public entry each, inputs never mutated):
+
+1. ``_work_image``: scale to a working resolution (``work_long_side``), brightness
+   ``V = max(R, G, B)`` (a saturated blue or red symbol is as "bright" as a yellow one).
+2. ``_symbol_candidates``: dark mask ``V < dark_ratio * E`` against the local light envelope
+   ``E`` (a large max filter of ``V``: the brightest nearby paper/symbol/table), so uneven light
+   and dim scenes threshold alike; holes of the mask that are ringed by dark body and of a
+   plausible size are symbol candidates.
+3. ``_tile_geometry``: each tile's own edge direction (gradient orientation modulo 90 degrees,
+   symbol masked out) and side (its dark body where it is isolated, else the neighbours).
+4. :func:`vision.lattice.fit_lattice`: cells on the tiles' own lattice (or on the calibration
+   homography's table plane when the profile has one).
+5. ``_read_tiles``: each tile top is rectified to a canonical square patch from the full-
+   resolution image via its four corners; the symbol is segmented there (Otsu between body and
+   symbol), its shape read by :mod:`vision.shapes` in the tile's frame, its colour averaged.
+6. :func:`vision.colour.classify_colours`: all symbols of the image named together by the
+   palette, white-balanced on the tile bodies, adapted to the scene's light.
+7. Occlusion: cells next to the seen tiles that are covered by something that is neither
+   table nor tile (a hand, an arm) are reported as ``unseen``; nothing is guessed there.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.profile import Palette, Profile
+from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
+from vision.colour import ColourSettings, classify_colours
+from vision.lattice import LatticeSettings, fit_lattice
+from vision.observation import Lattice, Observation, TileObservation
+from vision.shapes import SHAPE_ORDER, ShapeSettings, classify_profile, radial_profile
+
+__all__ = ["DetectorSettings", "detect", "draw_overlay"]
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """Every threshold of the detector, with where it comes from.
+
+    Sizes in *work pixels* refer to the image scaled so its long side is ``work_long_side``.
+
+    Attributes:
+        work_long_side: long side of the working image, pixels. 960 keeps a 25 mm tile seen
+            across a 1 m table at about 24 px (enough for the symbol holes) and makes a 1080p
+            frame cost about as much as decoding it. Tile tops are always read from the
+            full-resolution image.
+        min_symbol_px: when the median symbol is smaller than this (equivalent diameter, work
+            px) the working image is enlarged (up to full resolution) and the search rerun.
+        target_symbol_px: the symbol size aimed at when enlarging.
+        envelope_fraction: the light envelope is a max filter over this fraction of the work
+            image's long side (so it spans several tiles: every tile body has a symbol or
+            bright table within it), then smoothed.
+        dark_ratio: a pixel is "dark" (tile body) when ``V < dark_ratio * E``. Black tile
+            paint reflects about 5-10 % and the darkest classic paints (purple, blue) about
+            35-45 % in ``V`` of what white paper does; 0.3 splits them with margin on both
+            sides, under any light level.
+        min_symbol_area_px: smallest hole (work px^2) taken as a symbol: a 5 x 5 px symbol.
+        max_symbol_fraction: largest hole, as a fraction of the work image's area.
+        ring_width: width of the ring around a hole that must be tile body, as a fraction of
+            the hole's equivalent diameter (the body around a symbol is about 0.2 of a tile,
+            0.3 of a symbol); grid lines of printed boards and cloth patterns are thinner.
+        min_ring_dark: fraction of that ring that must be dark.
+        patch_px: side of the canonical tile-top patch, pixels.
+        tile_fill: tile side / lattice pitch used when no isolated tile shows its own side
+            (tiles are laid touching; rounded edges make the visible top slightly smaller).
+        symbol_to_tile: tile side / symbol equivalent diameter, used only for a single tile
+            whose body cannot be measured (dark table): measured 1.75 on a classic set.
+        patch_inset: fraction of the patch (each side) ignored when thresholding the symbol,
+            so neighbours' edges and the table do not enter.
+        max_shape_distance: a candidate whose symbol matches no prototype better than this
+            combined distance is not a tile (a cloth pattern, a reflection).
+        min_body_contrast: the symbol's median ``V`` must exceed the body's by this factor.
+        occluder_dark_max: a cell is "covered" when less than this fraction of it is tile
+            body or ... see :func:`_unseen_cells`.
+        colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
+        shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
+        lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
+    """
+
+    work_long_side: int = 960
+    min_symbol_px: float = 9.0
+    target_symbol_px: float = 16.0
+    envelope_fraction: float = 0.08
+    dark_ratio: float = 0.3
+    min_symbol_area_px: float = 20.0
+    max_symbol_fraction: float = 0.05
+    ring_width: float = 0.15
+    min_ring_dark: float = 0.8
+    patch_px: int = 48
+    tile_fill: float = 0.96
+    symbol_to_tile: float = 1.75
+    patch_inset: float = 0.12
+    max_shape_distance: float = 0.2
+    min_body_contrast: float = 1.8
+    occluder_dark_max: float = 0.5
+    colour: ColourSettings = field(default_factory=ColourSettings)
+    shape: ShapeSettings = field(default_factory=ShapeSettings)
+    lattice: LatticeSettings = field(default_factory=LatticeSettings)
+
+
+# ----------------------------------------------------------------------------- stages
+
+
+@dataclass
+class _Candidate:
+    """A symbol hole in the work image."""
+
+    centre_xy: NDArray[np.float64]
+    area: float
+    diameter: float  # equivalent diameter, work px
+    bbox: tuple[int, int, int, int]  # x, y, w, h
+    contour: NDArray[np.int32]
+    parent: int  # index of the enclosing dark contour
+    parent_contour: NDArray[np.int32]
+
+
+def _work_image(image_bgr: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]:
+    """``(h, w)`` uint8 brightness ``V = max(B, G, R)`` of the image scaled by ``scale``."""
+    if scale < 1.0:
+        h, w = image_bgr.shape[:2]
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
+    else:
+        small = image_bgr
+    b, g, r = cv2.split(small)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _dark_mask(
+    v: NDArray[np.uint8], s: DetectorSettings
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+    """Tile-body mask (0/255) and the light envelope ``E`` (float32, same size as ``v``)."""
+    h, w = v.shape
+    f = 8
+    tiny = cv2.resize(v, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = max(3, round(s.envelope_fraction * max(h, w) / f) | 1)
+    env = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    env = cv2.GaussianBlur(env, (0, 0), k / 2)
+    env_f = cv2.resize(env, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    env_f = np.maximum(env_f, 8.0)
+    vs = cv2.medianBlur(v, 3)
+    dark = (vs.astype(np.float32) < s.dark_ratio * env_f).astype(np.uint8) * 255
+    return dark, env_f
+
+
+def _symbol_candidates(
+    dark: NDArray[np.uint8], s: DetectorSettings
+) -> tuple[list[_Candidate], list[NDArray[np.int32]]]:
+    """Holes of the dark mask that look like symbols, and all outer dark contours."""
+    h, w = dark.shape
+    contours, hier = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return [], []
+    hier = hier.reshape(-1, 4)
+    max_area = s.max_symbol_fraction * h * w
+    out: list[_Candidate] = []
+    for i, c in enumerate(contours):
+        parent = int(hier[i, 3])
+        if parent < 0:
+            continue
+        area = cv2.contourArea(c)
+        if area < s.min_symbol_area_px or area > max_area:
+            continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
+            continue
+        m = cv2.moments(c)
+        if m["m00"] <= 0:
+            continue
+        diameter = math.sqrt(4 * area / math.pi)
+        # the ring around the hole must be tile body
+        r = max(2, round(s.ring_width * diameter))
+        x0, y0 = max(0, x - r), max(0, y - r)
+        x1, y1 = min(w, x + bw + r), min(h, y + bh + r)
+        hole = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(hole, [c], -1, 255, -1, offset=(-x0, -y0))
+        ring = cv2.dilate(
+            hole, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+        )
+        ring = cv2.subtract(ring, hole)
+        n_ring = cv2.countNonZero(ring)
+        if n_ring == 0:
+            continue
+        n_dark = cv2.countNonZero(cv2.bitwise_and(ring, dark[y0:y1, x0:x1]))
+        if n_dark < s.min_ring_dark * n_ring:
+            continue
+        out.append(
+            _Candidate(
+                centre_xy=np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]),
+                area=area,
+                diameter=diameter,
+                bbox=(x, y, bw, bh),
+                contour=c,
+                parent=parent,
+                parent_contour=contours[parent],
+            )
+        )
+    outers = [c for i, c in enumerate(contours) if hier[i, 3] < 0]
+    return out, outers
+
+
+def _edge_angles(
+    v: NDArray[np.uint8], cands: list[_Candidate], half: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Each tile's own edge direction (radians, modulo 90 degrees) from gradients around it.
+
+    The structure of the tile's surroundings (its body edges against the table or neighbours)
+    is summarised by the magnitude-weighted mean of ``exp(4i * gradient angle)`` over a box of
+    half-size ``half`` around the tile, with the symbol masked out (its outline would bias
+    diamonds and stars by 45 degrees).
+    """
+    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)
+    z = (gx + 1j * gy).astype(np.complex64)
+    mag2 = np.abs(z) ** 2 + 1e-6
+    z4 = z**4 / mag2  # magnitude |g|^2, angle 4 * theta
+    mask = np.zeros(v.shape, np.uint8)
+    for c in cands:
+        r = max(2, round(0.2 * c.diameter))
+        cv2.drawContours(mask, [c.contour], -1, 255, -1)
+        cv2.drawContours(mask, [c.contour], -1, 255, 2 * r)
+    keep = mask == 0
+    re = cv2.integral(np.where(keep, z4.real, 0).astype(np.float64))
+    im = cv2.integral(np.where(keep, z4.imag, 0).astype(np.float64))
+    h, w = v.shape
+    out = np.zeros(len(cands))
+    for i, c in enumerate(cands):
+        x, y = c.centre_xy
+        hs = max(2.0, float(half[i]))
+        x0, x1 = int(max(0, x - hs)), int(min(w, x + hs + 1))
+        y0, y1 = int(max(0, y - hs)), int(min(h, y + hs + 1))
+        sr = re[y1, x1] - re[y0, x1] - re[y1, x0] + re[y0, x0]
+        si = im[y1, x1] - im[y0, x1] - im[y1, x0] + im[y0, x0]
+        out[i] = (math.atan2(si, sr) / 4.0) % (math.pi / 2)
+    return out
+
+
+@dataclass
+class _Read:
+    """What one tile patch says."""
+
+    ok: bool
+    profile: NDArray[np.float64] | None = None
+    solidity: float = 0.0
+    symbol_rgb: NDArray[np.float64] | None = None
+    body_rgb: NDArray[np.float64] | None = None
+    contrast: float = 0.0
+    sharpness: float = 0.0
+    patch: NDArray[np.uint8] | None = None
+    mask: NDArray[np.uint8] | None = None
+
+
+def _read_patch(
+    image_bgr: NDArray[np.uint8],
+    corners_xy: NDArray[np.float64],
+    s: DetectorSettings,
+    keep: bool,
+) -> _Read:
+    """Rectify one tile top to a ``patch_px`` square and segment its symbol."""
+    p = s.patch_px
+    dst = np.array([[0, 0], [p, 0], [p, p], [0, p]], np.float32)
+    m = cv2.getPerspectiveTransform(dst, corners_xy.astype(np.float32))
+    patch = cv2.warpPerspective(
+        image_bgr,
+        m,
+        (p, p),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    b, g, r = cv2.split(patch)
+    v = cv2.max(cv2.max(b, g), r)
+    k = round(s.patch_inset * p)
+    inner = v[k : p - k, k : p - k]
+    t, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = np.zeros((p, p), np.uint8)
+    mask[k : p - k, k : p - k] = (inner > t).astype(np.uint8) * 255
+    n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return _Read(False)
+    # the component nearest the patch centre, weighted by size
+    c0 = p / 2
+    score = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(cent[1:, 0] - c0, cent[1:, 1] - c0))
+    best = 1 + int(np.argmax(score))
+    sym = (lab == best).astype(np.uint8) * 255
+    feats = radial_profile(sym, s.shape.bins)
+    if feats is None:
+        return _Read(False)
+    prof, solidity = feats
+    inner_sym = cv2.erode(sym, np.ones((3, 3), np.uint8))
+    if cv2.countNonZero(inner_sym) < 4:
+        inner_sym = sym
+    body = np.zeros((p, p), np.uint8)
+    body[k : p - k, k : p - k] = 255
+    body[cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0] = 0
+    if cv2.countNonZero(body) < 4:
+        body[k : p - k, k : p - k] = (inner <= t).astype(np.uint8) * 255
+    sym_bgr = np.array(cv2.mean(patch, mask=inner_sym)[:3])
+    body_bgr = np.array(cv2.mean(patch, mask=body)[:3])
+    v_sym = float(np.median(v[inner_sym > 0]))
+    v_body = float(np.median(v[body > 0])) if cv2.countNonZero(body) else v_sym
+    sharp = float(cv2.Laplacian(v, cv2.CV_32F).var())
+    return _Read(
+        ok=True,
+        profile=prof,
+        solidity=solidity,
+        symbol_rgb=sym_bgr[::-1].copy(),
+        body_rgb=body_bgr[::-1].copy(),
+        contrast=v_sym / max(v_body, 1.0),
+        sharpness=sharp,
+        patch=patch if keep else None,
+        mask=sym if keep else None,
+    )
+
+
+def _homography_from_profile(profile: Profile | None) -> NDArray[np.float64] | None:
+    """The calibration homography image -> table plane, if the profile has a usable one."""
+    if profile is None:
+        return None
+    h = profile.extra.get("homography") if isinstance(profile.extra, dict) else None
+    if h is None and hasattr(profile, "extra"):
+        h = dict(profile.extra).get("homography")
+    if isinstance(h, dict):
+        h = h.get("table_from_image") or h.get("matrix")
+    try:
+        a = np.asarray(h, np.float64).reshape(3, 3)
+    except (TypeError, ValueError):
+        return None
+    if not np.all(np.isfinite(a)) or abs(np.linalg.det(a)) < 1e-12:
+        return None
+    return a
+
+
+def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    p = np.c_[pts, np.ones(len(pts))] @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+# ----------------------------------------------------------------------------- public API
+
+
+def detect(
+    image_bgr: NDArray[np.uint8],
+    *,
+    profile: Profile | None = None,
+    settings: DetectorSettings = DetectorSettings(),
+    debug: bool = False,
+) -> Observation:
+    """Read every visible tile of one image.
+
+    Args:
+        image_bgr: ``(H, W, 3)`` uint8 BGR image, 640x480 to 12 MP; not modified.
+        profile: the tile set's palette (and, when calibrated, ``extra["homography"]``: a 3x3
+            image -> table-plane homography, or ``{"table_from_image": 3x3}``). None: the
+            classic palette, lattice from the tiles alone.
+        settings: thresholds (:class:`DetectorSettings`).
+        debug: also return intermediate data in ``Observation.debug``: ``dark_mask`` (work
+            image, uint8), ``work_scale``, ``candidates`` (work px centres), ``patches`` and
+            ``symbol_masks`` (per tile, canonical frame), ``overlay`` (BGR, input size).
+
+    Returns:
+        An :class:`~vision.observation.Observation` with tiles in input-image pixels.
+
+    Raises:
+        ValueError: not an ``(H, W, 3)`` uint8 array, or an empty image.
+    """
+    t0 = time.perf_counter()
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.dtype != np.uint8:
+        raise ValueError("detect: expected a uint8 numpy image")
+    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise ValueError(f"detect: expected an (H, W, 3) BGR image, got shape {image_bgr.shape}")
+    h_img, w_img = image_bgr.shape[:2]
+    if h_img < 8 or w_img < 8:
+        raise ValueError(f"detect: image too small ({w_img}x{h_img})")
+    prof = profile or Profile()
+    palette: Palette = prof.palette
+    s = settings
+
+    scale = min(1.0, s.work_long_side / max(h_img, w_img))
+    for _attempt in range(3):
+        v = _work_image(image_bgr, scale)
+        dark, _env = _dark_mask(v, s)
+        cands, outers = _symbol_candidates(dark, s)
+        if scale >= 1.0 or not cands:
+            break
+        med = float(np.median([c.diameter for c in cands]))
+        if med >= s.min_symbol_px:
+            break
+        scale = min(1.0, scale * s.target_symbol_px / max(med, 1.0))
+
+    dbg: dict[str, Any] | None = {} if debug else None
+    if dbg is not None:
+        dbg["dark_mask"] = dark
+        dbg["work_scale"] = scale
+        dbg["candidates"] = [tuple(c.centre_xy / scale) for c in cands]
+
+    tiles, lattice, quality = _assemble(image_bgr, v, cands, outers, scale, prof, palette, s, dbg)
+    elapsed = (time.perf_counter() - t0) * 1000.0
+    obs = Observation(
+        tiles=tuple(tiles),
+        lattice=lattice,
+        image_size=(w_img, h_img),
+        unseen=quality["unseen"],
+        occluded_fraction=quality["occluded_fraction"],
+        blur=quality["blur"],
+        elapsed_ms=elapsed,
+        palette=tuple(palette.names),
+        debug=dbg,
+    )
+    if dbg is not None:
+        dbg["overlay"] = draw_overlay(image_bgr, obs)
+    return obs
+
+
+def _assemble(
+    image_bgr: NDArray[np.uint8],
+    v: NDArray[np.uint8],
+    cands: list[_Candidate],
+    outers: list[NDArray[np.int32]],
+    scale: float,
+    prof: Profile,
+    palette: Palette,
+    s: DetectorSettings,
+    dbg: dict[str, Any] | None,
+) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
+    empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
+    if not cands:
+        return [], None, empty_q
+    # --- tile sides and angles (work px)
+    per_parent: dict[int, int] = {}
+    for c in cands:
+        per_parent[c.parent] = per_parent.get(c.parent, 0) + 1
+    sides = np.full(len(cands), np.nan)
+    for i, c in enumerate(cands):
+        if per_parent[c.parent] != 1:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c.parent_contour)
+        if rw > 0 and rh > 0 and 0.8 < rw / rh < 1.25:
+            side = (rw + rh) / 2
+            if 1.2 * c.diameter < side < 3.0 * c.diameter:
+                sides[i] = side
+    diam = np.array([c.diameter for c in cands])
+    fallback = diam * s.symbol_to_tile
+    if np.isfinite(sides).any():
+        ratio = float(np.nanmedian(sides / diam))
+        fallback = diam * ratio
+    side_est = np.where(np.isfinite(sides), sides, fallback)
+    centres = np.array([c.centre_xy for c in cands])
+    angles = _edge_angles(v, cands, 0.6 * side_est)
+
+    # --- lattice (in the calibrated table plane when known)
+    h_tab = _homography_from_profile(prof)
+    if h_tab is not None:
+        full = centres / scale
+        plane = _apply_h(h_tab, full)
+        # tile sides and angles mapped to the plane through the local Jacobian
+        ex = _apply_h(h_tab, full + np.c_[side_est / scale, np.zeros(len(full))]) - plane
+        p_sides = np.hypot(*ex.T)
+        p_angles = np.arctan2(ex[:, 1], ex[:, 0]) + angles
+        fit = fit_lattice(plane, p_angles, p_sides, s.lattice)
+        image_from_grid = np.linalg.inv(h_tab) @ fit.image_from_grid
+    else:
+        fit = fit_lattice(centres / scale, angles, side_est / scale, s.lattice)
+        image_from_grid = fit.image_from_grid
+    image_from_grid = image_from_grid / image_from_grid[2, 2]
+
+    if np.isfinite(sides).any() and len(cands) > 1:
+        fill = float(np.clip(np.nanmedian(sides / scale) / fit.pitch_px, 0.8, 1.05))
+    else:
+        fill = s.tile_fill
+
+    # --- per tile: corners, patch, symbol
+    reads: list[_Read] = []
+    corners_all: list[NDArray[np.float64]] = []
+    keep = dbg is not None
+    lat_angle = math.radians(fit.angle_deg)
+    for i, c in enumerate(cands):
+        ctr = c.centre_xy / scale
+        row, col = fit.cells[i]
+        g = np.array([[col, row], [col + 1, row], [col, row + 1]], np.float64)
+        pg = _apply_h(image_from_grid, g)
+        jc, jr = pg[1] - pg[0], pg[2] - pg[0]
+        if len(cands) == 1:
+            # a lone tile: its own side and edges
+            a = angles[i]
+            sd = side_est[i] / scale
+            jc = sd * np.array([math.cos(a), math.sin(a)])
+            jr = sd * np.array([-math.sin(a), math.cos(a)])
+            fill_i = 1.0
+        else:
+            # rotate the lattice frame by the tile's own deviation (a few degrees)
+            dev = ((angles[i] - lat_angle + math.pi / 4) % (math.pi / 2)) - math.pi / 4
+            dev = float(np.clip(dev, -math.radians(12), math.radians(12)))
+            cs, sn = math.cos(dev), math.sin(dev)
+            rot = np.array([[cs, -sn], [sn, cs]])
+            jc, jr = rot @ jc, rot @ jr
+            fill_i = fill
+        hf = 0.5 * fill_i
+        corners = np.array(
+            [
+                ctr - hf * jc - hf * jr,
+                ctr + hf * jc - hf * jr,
+                ctr + hf * jc + hf * jr,
+                ctr - hf * jc + hf * jr,
+            ]
+        )
+        corners_all.append(corners)
+        reads.append(_read_patch(image_bgr, corners, s, keep))
+
+    # --- shapes
+    n = len(cands)
+    shape_conf = np.zeros((n, len(SHAPE_ORDER)))
+    shape_dist = np.full(n, np.inf)
+    for i, r in enumerate(reads):
+        if r.ok and r.profile is not None:
+            d, p = classify_profile(r.profile, r.solidity, s.shape)
+            shape_conf[i] = p
+            shape_dist[i] = float(d.min())
+    valid = np.array(
+        [
+            r.ok and shape_dist[i] <= s.max_shape_distance and r.contrast >= s.min_body_contrast
+            for i, r in enumerate(reads)
+        ]
+    )
+    valid &= fit.residual <= s.lattice.max_cell_residual
+    # one tile per cell: keep the best-centred
+    best_in_cell: dict[tuple[int, int], int] = {}
+    for i in np.nonzero(valid)[0]:
+        key = (int(fit.cells[i][0]), int(fit.cells[i][1]))
+        j = best_in_cell.get(key)
+        if j is None or fit.residual[i] < fit.residual[j]:
+            best_in_cell[key] = int(i)
+    idx = sorted(best_in_cell.values())
+
+    # --- colours, all symbols together
+    sym_rgb = np.array([reads[i].symbol_rgb for i in idx]).reshape(-1, 3)
+    body_rgb = np.array([reads[i].body_rgb for i in idx]).reshape(-1, 3)
+    col_read = classify_colours(sym_rgb, body_rgb if len(body_rgb) else None, palette, s.colour)
+
+    tiles: list[TileObservation] = []
+    names = palette.names
+    for k, i in enumerate(idx):
+        cp = col_read.confidences[k]
+        sp = shape_conf[i]
+        ci, si = int(np.argmax(cp)), int(np.argmax(sp))
+        alts: list[tuple[Tile, float]] = []
+        for cj in np.argsort(-cp)[:2]:
+            for sj in np.argsort(-sp)[:2]:
+                if cj == ci and sj == si:
+                    continue
+                alts.append((Tile(names[int(cj)], SHAPE_ORDER[int(sj)]), float(cp[cj] * sp[sj])))
+        alts.sort(key=lambda a: -a[1])
+        row, col = fit.cells[i]
+        corners = corners_all[i]
+        tiles.append(
+            TileObservation(
+                pos=Pos(int(row), int(col)),
+                tile=Tile(names[ci], SHAPE_ORDER[si]),
+                color_confidence=float(cp[ci]),
+                shape_confidence=float(sp[si]),
+                center_xy=(
+                    float(cands[i].centre_xy[0] / scale),
+                    float(cands[i].centre_xy[1] / scale),
+                ),
+                corners_xy=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+                alternatives=tuple(alts),
+            )
+        )
+
+    lattice = (
+        Lattice(
+            pitch_px=float(fit.pitch_px),
+            angle_deg=float(fit.angle_deg),
+            image_from_grid=tuple(tuple(float(x) for x in row) for row in image_from_grid),  # type: ignore[arg-type]
+        )
+        if tiles
+        else None
+    )
+    blur = float(np.median([reads[i].sharpness for i in idx])) if idx else 0.0
+    quality: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": blur}
+    if dbg is not None:
+        dbg["patches"] = [reads[i].patch for i in idx]
+        dbg["symbol_masks"] = [reads[i].mask for i in idx]
+        dbg["rejected"] = [tuple(cands[i].centre_xy / scale) for i in range(n) if i not in idx]
+        dbg["wb_gains"] = col_read.wb_gains
+        dbg["scene_gains"] = col_read.scene_gains
+    return tiles, lattice, quality
+
+
+# ----------------------------------------------------------------------------- overlay
+
+
+def _draw_glyph(
+    img: NDArray[np.uint8],
+    shape: Shape,
+    cx: float,
+    cy: float,
+    r: float,
+    colour: tuple[int, int, int],
+) -> None:
+    """A small icon of ``shape`` centred at ``(cx, cy)`` with radius ``r`` pixels."""
+    from vision.shapes import shape_polygon
+
+    pts = shape_polygon(shape, 64) / 0.4 * r + (cx, cy)
+    cv2.fillPoly(img, [np.round(pts).astype(np.int32)], colour, lineType=cv2.LINE_AA)
+    cv2.polylines(img, [np.round(pts).astype(np.int32)], True, (0, 0, 0), 1, cv2.LINE_AA)
+
+
+def draw_overlay(image_bgr: NDArray[np.uint8], observation: Observation) -> NDArray[np.uint8]:
+    """An annotated copy of the image for people to check the reading at a glance.
+
+    Per tile: its outline (green, or orange when its confidence is below 0.6), its cell
+    ``row,col`` and its reading as colour letter + shape glyph on a white label. Unseen cells
+    are crossed in magenta. The input is not modified.
+
+    Args:
+        image_bgr: ``(H, W, 3)`` uint8, the image the observation was read from.
+        observation: the reading.
+
+    Returns:
+        ``(H, W, 3)`` uint8 BGR.
+    """
+    out = image_bgr.copy()
+    h, w = out.shape[:2]
+    pitch = observation.lattice.pitch_px if observation.lattice else 40.0
+    font_scale = max(0.3, min(1.2, pitch / 90.0))
+    thick = max(1, round(pitch / 60))
+    for t in observation.tiles:
+        pts = np.round(np.array(t.corners_xy)).astype(np.int32)
+        col = (60, 200, 60) if t.confidence >= 0.6 else (0, 140, 255)
+        cv2.polylines(out, [pts], True, col, thick, cv2.LINE_AA)
+        cx, cy = t.center_xy
+        letter = COLOR_LETTERS.get(t.tile.color, t.tile.color[:1].upper())
+        label = f"{letter}"
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thick)
+        r = 0.16 * pitch
+        x0 = int(cx - (tw + 2.4 * r) / 2)
+        y0 = int(cy + 0.05 * pitch)
+        cv2.rectangle(
+            out,
+            (x0 - 2, y0 - 2),
+            (x0 + tw + int(2.4 * r) + 2, y0 + max(th, int(2 * r)) + 4),
+            (255, 255, 255),
+            -1,
+        )
+        cv2.putText(
+            out,
+            label,
+            (x0, y0 + th + 1),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font_scale,
+            (0, 0, 0),
+            thick,
+            cv2.LINE_AA,
+        )
+        _draw_glyph(out, t.tile.shape, x0 + tw + 1.3 * r, y0 + r + 1, r, (90, 90, 90))
+        pos = f"{t.pos.row},{t.pos.col}"
+        (pw, ph), _ = cv2.getTextSize(pos, cv2.FONT_HERSHEY_SIMPLEX, font_scale * 0.7, 1)
+        px, py = int(cx - pw / 2), int(cy - 0.12 * pitch)
+        cv2.rectangle(out, (px - 1, py - ph - 2), (px + pw + 1, py + 2), (0, 0, 0), -1)
+        cv2.putText(
+            out,
+            pos,
+            (px, py),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font_scale * 0.7,
+            (255, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
+    if observation.lattice is not None:
+        for p in observation.unseen:
+            x, y = observation.lattice.to_image(p.row, p.col)
+            d = 0.3 * pitch
+            cv2.line(out, (int(x - d), int(y - d)), (int(x + d), int(y + d)), (255, 0, 255), thick)
+            cv2.line(out, (int(x - d), int(y + d)), (int(x + d), int(y - d)), (255, 0, 255), thick)
+    del h, w
+    return out

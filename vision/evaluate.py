@@ -1,0 +1,197 @@
+"""Scoring a detector reading against ground truth (for tests and ``benchmarks/bench_vision.py``).
+
+A detection *matches* a truth tile when its centre is within ``match_radius`` pitches of the
+tile's true centre (one-to-one, nearest first). Grid positions are compared up to the
+translation and quarter turn that best align the detected cells with the true ones (the
+lattice is the tiles' own, so its origin and which axis is "row" are arbitrary; INTERFACES.md
+"Vocabulary").
+
+Counts:
+- recall = matched visible tiles / visible tiles;
+- precision = correct detections / detections, where a detection is correct when it matches a
+  visible tile, or a hidden tile (more than a quarter covered, still readable) *and* reads it
+  right; a detection of nothing, or a wrong guess at a covered tile, is a false positive;
+- identity = matched tiles with the right colour and shape / matched tiles;
+- cells = matched tiles at the right (aligned) cell / matched tiles;
+- exact = every visible tile found, read and placed right, and no false positive.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.model import Board, Pos, Shape, Tile
+from vision.observation import Observation
+
+__all__ = ["DetectionScore", "random_board", "score_detection"]
+
+
+@dataclass
+class DetectionScore:
+    """Counts from one or more images (add them with ``+``)."""
+
+    visible: int = 0
+    detected: int = 0
+    matched_visible: int = 0
+    correct_detections: int = 0
+    identity_ok: int = 0
+    cell_ok: int = 0
+    matched: int = 0
+    images: int = 0
+    exact: int = 0
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    def __add__(self, other: DetectionScore) -> DetectionScore:
+        return DetectionScore(
+            self.visible + other.visible,
+            self.detected + other.detected,
+            self.matched_visible + other.matched_visible,
+            self.correct_detections + other.correct_detections,
+            self.identity_ok + other.identity_ok,
+            self.cell_ok + other.cell_ok,
+            self.matched + other.matched,
+            self.images + other.images,
+            self.exact + other.exact,
+            self.confusions + other.confusions,
+        )
+
+    @property
+    def recall(self) -> float:
+        return self.matched_visible / self.visible if self.visible else 1.0
+
+    @property
+    def precision(self) -> float:
+        return self.correct_detections / self.detected if self.detected else 1.0
+
+    @property
+    def identity(self) -> float:
+        return self.identity_ok / self.matched if self.matched else 1.0
+
+    @property
+    def cells(self) -> float:
+        return self.cell_ok / self.matched if self.matched else 1.0
+
+    @property
+    def exact_rate(self) -> float:
+        return self.exact / self.images if self.images else 1.0
+
+    def summary(self) -> dict[str, float | int]:
+        """Rates rounded for reports."""
+        return {
+            "images": self.images,
+            "tiles": self.visible,
+            "recall": round(self.recall, 4),
+            "precision": round(self.precision, 4),
+            "identity": round(self.identity, 4),
+            "cells": round(self.cells, 4),
+            "boards_exact": round(self.exact_rate, 4),
+        }
+
+
+def _rot(p: tuple[int, int], k: int) -> tuple[int, int]:
+    r, c = p
+    for _ in range(k % 4):
+        r, c = c, -r
+    return r, c
+
+
+def score_detection(
+    obs: Observation, truth: list, pitch_px: float, match_radius: float = 0.4
+) -> DetectionScore:
+    """Compare a reading with the renderer's truth (``Rendered.truth``, ``Rendered.pitch_px``)."""
+    det = list(obs.tiles)
+    tr = list(truth)
+    sc = DetectionScore(images=1, detected=len(det), visible=sum(t.visible for t in tr))
+    if det and tr:
+        dc = np.array([d.center_xy for d in det])
+        tc = np.array([t.center_xy for t in tr])
+        dist = np.hypot(*(dc[:, None, :] - tc[None, :, :]).transpose(2, 0, 1))
+        pairs = sorted(
+            (
+                (dist[i, j], i, j)
+                for i in range(len(det))
+                for j in range(len(tr))
+                if dist[i, j] < match_radius * pitch_px
+            ),
+        )
+        used_d: set[int] = set()
+        used_t: set[int] = set()
+        match: list[tuple[int, int]] = []
+        for _, i, j in pairs:
+            if i in used_d or j in used_t:
+                continue
+            used_d.add(i)
+            used_t.add(j)
+            match.append((i, j))
+    else:
+        match = []
+    # best quarter turn + translation of detected cells onto true cells
+    best = (0, 0, (0, 0))
+    for k in range(4):
+        offs: Counter[tuple[int, int]] = Counter()
+        for i, j in match:
+            r, c = _rot(det[i].pos, k)
+            offs[(tr[j].pos.row - r, tr[j].pos.col - c)] += 1
+        if offs:
+            off, n = offs.most_common(1)[0]
+            if n > best[1]:
+                best = (k, n, off)
+    k, _, off = best
+    for i, j in match:
+        d, t = det[i], tr[j]
+        ident = d.tile == t.tile
+        if t.visible:
+            sc.matched_visible += 1
+            sc.correct_detections += 1
+        elif ident:
+            sc.correct_detections += 1
+        sc.matched += 1
+        sc.identity_ok += int(ident)
+        if not ident:
+            sc.confusions[(str(t.tile), str(d.tile))] += 1
+        r, c = _rot(d.pos, k)
+        sc.cell_ok += int((r + off[0], c + off[1]) == (t.pos.row, t.pos.col))
+    sc.exact = int(
+        sc.matched_visible == sc.visible
+        and sc.correct_detections == sc.detected
+        and sc.identity_ok == sc.matched
+        and sc.cell_ok == sc.matched
+    )
+    return sc
+
+
+def random_board(
+    rng: np.random.Generator,
+    n_tiles: int,
+    colors: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple"),
+) -> Board:
+    """A connected, Qwirkle-like layout of ``n_tiles`` random tiles (lines crossing lines).
+
+    Identities are random (the detector does not use the rules); positions grow as lines of
+    2-6 tiles branching off earlier tiles, leaving gaps as real boards do.
+    """
+    cells: dict[Pos, Tile] = {}
+    shapes = list(Shape)
+
+    def new_tile() -> Tile:
+        return Tile(colors[int(rng.integers(len(colors)))], shapes[int(rng.integers(6))])
+
+    cells[Pos(0, 0)] = new_tile()
+    guard = 0
+    while len(cells) < n_tiles and guard < 10000:
+        guard += 1
+        start = list(cells)[int(rng.integers(len(cells)))]
+        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][int(rng.integers(4))]
+        length = int(rng.integers(1, 6))
+        p = start
+        for _ in range(length):
+            p = Pos(p.row + dr, p.col + dc)
+            if p in cells:
+                continue
+            cells[p] = new_tile()
+            if len(cells) >= n_tiles:
+                break
+    return Board(cells.items())

@@ -1,0 +1,231 @@
+"""The tiles' own lattice: grid cells from tile centres, robust to perspective and gaps.
+
+Tiles are laid edge to edge, so neighbouring centres are one *pitch* apart along two
+orthogonal directions; in the image those directions and the pitch change slowly across an
+oblique view (a homography of the table plane). The lattice is recovered without markers:
+
+1. The **orientation** modulo 90 degrees is the circular mean of ``4 * angle`` (so the four
+   lattice directions coincide) of the short neighbour vectors and of the tiles' own edge
+   angles.
+2. **Growing**: from the tile nearest the centroid, neighbours within ``grow_radius`` pitches
+   get integer grid steps in the *local* frame of the tile they are reached from (its own
+   pitch and angle), so perspective never accumulates over more than one step.
+3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; an affine similarity
+   when the tiles do not span two rows and two columns); tiles in other clusters (gaps where
+   lines do not meet) are placed by the homography, and every cell is re-read by rounding.
+
+If a calibration homography (image -> table plane) is known, centres are first mapped to the
+plane, where the lattice is nearly a similarity.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["LatticeFit", "LatticeSettings", "fit_lattice", "quarter_angle"]
+
+
+@dataclass(frozen=True)
+class LatticeSettings:
+    """Thresholds of the lattice fit.
+
+    Attributes:
+        grow_radius: neighbours are linked when closer than this many local pitches; 1.6
+            reaches diagonal neighbours (1.41) but not the next-but-one cell (2.0).
+        max_step_residual: a link is accepted when the step rounds to integers within this
+            fraction of a pitch (hand-laid tiles are pushed up to about a quarter of a tile).
+        max_cell_residual: after the homography fit, a tile whose centre is farther than this
+            (in pitches) from its cell centre is reported but marks the fit as poor; used to
+            reject detections that sit between cells.
+        ransac_px: RANSAC reprojection threshold as a fraction of the median pitch.
+        min_homography_tiles: fewer tiles than this (or tiles in one line) use a similarity.
+    """
+
+    grow_radius: float = 1.6
+    max_step_residual: float = 0.35
+    max_cell_residual: float = 0.42
+    ransac_px: float = 0.3
+    min_homography_tiles: int = 6
+
+
+@dataclass(frozen=True)
+class LatticeFit:
+    """Result of :func:`fit_lattice`.
+
+    Attributes:
+        cells: ``(N, 2)`` int (row, col) per input centre.
+        residual: ``(N,)`` distance of each centre from its cell centre, in pitches.
+        image_from_grid: ``(3, 3)`` homography, grid ``(col, row, 1)`` -> image ``(x, y, 1)``.
+        pitch_px: median distance between neighbouring cell centres, pixels.
+        angle_deg: direction of +col in the image, degrees in [0, 90).
+    """
+
+    cells: NDArray[np.int64]
+    residual: NDArray[np.float64]
+    image_from_grid: NDArray[np.float64]
+    pitch_px: float
+    angle_deg: float
+
+
+def quarter_angle(
+    angles_rad: NDArray[np.float64], weights: NDArray[np.float64] | None = None
+) -> float:
+    """Circular mean of angles modulo 90 degrees (of ``exp(4i*angle)``), radians in [0, pi/2)."""
+    w = np.ones_like(angles_rad) if weights is None else weights
+    z = (w * np.exp(4j * angles_rad)).sum()
+    return float((np.angle(z) / 4.0) % (math.pi / 2))
+
+
+def _similarity(pitch: float, angle: float, origin_xy: NDArray[np.float64]) -> NDArray[np.float64]:
+    c, s = math.cos(angle) * pitch, math.sin(angle) * pitch
+    return np.array([[c, -s, origin_xy[0]], [s, c, origin_xy[1]], [0.0, 0.0, 1.0]])
+
+
+def _apply(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
+    p = np.c_[pts, np.ones(len(pts))] @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def fit_lattice(
+    centres_xy: NDArray[np.float64],
+    tile_angles: NDArray[np.float64],
+    tile_sides: NDArray[np.float64],
+    settings: LatticeSettings = LatticeSettings(),
+) -> LatticeFit:
+    """Grid cells for tile centres.
+
+    Args:
+        centres_xy: ``(N, 2)`` tile centres, pixels (or table-plane units), N >= 1.
+        tile_angles: ``(N,)`` each tile's own edge direction, radians (modulo 90 degrees).
+        tile_sides: ``(N,)`` each tile's side estimate, same units as the centres; used as the
+            pitch where neighbours cannot tell it (single tiles, isolated tiles).
+        settings: thresholds.
+
+    Returns:
+        A :class:`LatticeFit`; cells are shifted so the smallest row and col are 0.
+
+    Raises:
+        ValueError: no centres.
+    """
+    pts = np.asarray(centres_xy, np.float64).reshape(-1, 2)
+    n = len(pts)
+    if n == 0:
+        raise ValueError("fit_lattice needs at least one centre")
+    sides = np.asarray(tile_sides, np.float64)
+    angles = np.asarray(tile_angles, np.float64)
+    d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+
+    # local pitch per tile: nearest neighbour if it is about one tile away, else the tile side
+    nn = d.min(axis=1) if n > 1 else np.array([np.inf])
+    local = np.where((nn < 1.25 * sides) & (nn > 0.75 * sides), nn, sides)
+    pitch0 = float(np.median(local))
+
+    # global orientation: short neighbour vectors (weight 2) plus each tile's own edges
+    vec_angles: list[float] = []
+    if n > 1:
+        ii, jj = np.nonzero(d < 1.25 * local[:, None])
+        v = pts[jj] - pts[ii]
+        vec_angles = list(np.arctan2(v[:, 1], v[:, 0]))
+    all_angles = np.r_[np.asarray(vec_angles), angles]
+    weights = np.r_[np.full(len(vec_angles), 2.0), np.ones(len(angles))]
+    theta = quarter_angle(all_angles, weights)
+    # local angle per tile: its own edges, pulled to the global orientation when close
+    dev = ((angles - theta + math.pi / 4) % (math.pi / 2)) - math.pi / 4
+    local_theta = theta + dev
+
+    # grow integer cells from the most central tile
+    cells = np.zeros((n, 2), np.int64)
+    known = np.zeros(n, bool)
+    seed = int(np.argmin(np.hypot(*(pts - pts.mean(axis=0)).T)))
+    known[seed] = True
+    queue = [seed]
+    while queue:
+        i = queue.pop(0)
+        c, s = math.cos(local_theta[i]), math.sin(local_theta[i])
+        for j in np.nonzero((d[i] < settings.grow_radius * local[i]) & ~known)[0]:
+            dx, dy = pts[j] - pts[i]
+            gc = (c * dx + s * dy) / local[i]
+            gr = (-s * dx + c * dy) / local[i]
+            rc, rr = round(gc), round(gr)
+            if math.hypot(gc - rc, gr - rr) > settings.max_step_residual or (rc == 0 and rr == 0):
+                continue
+            cells[j] = cells[i] + (rr, rc)
+            known[j] = True
+            queue.append(int(j))
+
+    h = _fit(pts[known], cells[known], pitch0, theta, settings)
+    # place the other clusters through the fit, grow again from them, and refit
+    for _ in range(3):
+        if known.all():
+            break
+        g = _apply(np.linalg.inv(h), pts)  # (col, row)
+        cells = np.where(known[:, None], cells, np.round(g[:, ::-1]).astype(np.int64))
+        known[:] = True
+        h = _fit(pts, cells, pitch0, theta, settings)
+    g = _apply(np.linalg.inv(h), pts)
+    cells = np.round(g[:, ::-1]).astype(np.int64)
+    h = _fit(pts, cells, pitch0, theta, settings)
+    g = _apply(np.linalg.inv(h), pts)
+    cells = np.round(g[:, ::-1]).astype(np.int64)
+    resid = np.hypot(*(g[:, ::-1] - cells).T)
+    off = cells.min(axis=0)
+    cells = cells - off
+    shift = np.array([[1.0, 0.0, off[1]], [0.0, 1.0, off[0]], [0.0, 0.0, 1.0]])
+    h = h @ shift
+    h = h / h[2, 2]
+    # pitch and angle at the board's centre
+    mid = cells.mean(axis=0)
+    p0 = _apply(h, np.array([[mid[1], mid[0]], [mid[1] + 1, mid[0]], [mid[1], mid[0] + 1]]))
+    step_c, step_r = p0[1] - p0[0], p0[2] - p0[0]
+    pitch = float((np.hypot(*step_c) + np.hypot(*step_r)) / 2)
+    angle = math.degrees(math.atan2(step_c[1], step_c[0])) % 90.0
+    return LatticeFit(cells, resid, h, pitch, angle)
+
+
+def _fit(
+    pts: NDArray[np.float64],
+    cells: NDArray[np.int64],
+    pitch: float,
+    theta: float,
+    settings: LatticeSettings,
+) -> NDArray[np.float64]:
+    """Grid -> image transform from matched cells and centres."""
+    grid = cells[:, ::-1].astype(np.float64)  # (col, row)
+    n = len(pts)
+    if n == 1:
+        return _similarity(pitch, theta, pts[0] - 0.0)
+    span_r = np.ptp(cells[:, 0])
+    span_c = np.ptp(cells[:, 1])
+    if n >= settings.min_homography_tiles and span_r >= 1 and span_c >= 1:
+        h, _ = cv2.findHomography(
+            grid, pts, cv2.RANSAC, settings.ransac_px * pitch, maxIters=200, confidence=0.99
+        )
+        if h is not None and _sane(h, grid, pts, pitch):
+            return np.asarray(h, np.float64)
+    a, _ = cv2.estimateAffinePartial2D(
+        grid.reshape(-1, 1, 2), pts.reshape(-1, 1, 2), method=cv2.LMEDS
+    )
+    if a is None:
+        mean_g = grid.mean(axis=0)
+        sim = _similarity(pitch, theta, np.zeros(2))
+        origin = pts.mean(axis=0) - sim[:2, :2] @ mean_g
+        return _similarity(pitch, theta, origin)
+    return np.vstack([a, [0.0, 0.0, 1.0]])
+
+
+def _sane(
+    h: NDArray[np.float64], grid: NDArray[np.float64], pts: NDArray[np.float64], pitch: float
+) -> bool:
+    """A homography that keeps the tiles' cells convex, of plausible size and in front."""
+    w = np.c_[grid, np.ones(len(grid))] @ h[2]
+    if np.any(w <= 0):
+        return False
+    jac = _apply(h, grid + np.array([1.0, 0.0])) - _apply(h, grid)
+    step = np.hypot(*jac.T)
+    return bool(np.all((step > 0.4 * pitch) & (step < 2.5 * pitch)))
