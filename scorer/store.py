@@ -43,7 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from scorer.model import Board, Placement, Pos, Shape, Tile
+from scorer.model import CLASSIC_COLORS, Board, Placement, Pos, Shape, Tile
 
 if TYPE_CHECKING:  # scorer.game imports nothing from here; imported lazily at run time
     from scorer.game import Game
@@ -80,6 +80,7 @@ CREATE TABLE IF NOT EXISTS games (
     status     TEXT NOT NULL,
     setup      TEXT NOT NULL,          -- JSON list of tiles (record form)
     meta       TEXT NOT NULL,          -- JSON object
+    colors     TEXT NOT NULL DEFAULT '["red","orange","yellow","green","blue","purple"]',
     created    TEXT NOT NULL,          -- ISO 8601 UTC
     updated    TEXT NOT NULL
 );
@@ -296,6 +297,12 @@ class GameStore:
                     f"({SCHEMA_VERSION})"
                 )
             self._db.executescript(_SCHEMA)
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(games)")}
+            if "colors" not in columns:  # stores created by the first version of this module
+                self._db.execute(
+                    "ALTER TABLE games ADD COLUMN colors TEXT NOT NULL "
+                    "DEFAULT '" + json.dumps(list(CLASSIC_COLORS), separators=(",", ":")) + "'"
+                )
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a usable game store ({e})") from None
@@ -356,6 +363,7 @@ class GameStore:
         setup: Board | None = None,
         tie_break: str = "oldest",
         meta: Mapping[str, Any] | None = None,
+        colors: Sequence[str] = CLASSIC_COLORS,
     ) -> int:
         """Create a game and return its id.
 
@@ -365,9 +373,10 @@ class GameStore:
             setup: tiles on the table before tracking began (score nothing).
             tie_break: ``"youngest"`` or ``"oldest"`` (RULES.md §1, first turn).
             meta: free-form JSON-able data kept with the game (e.g. the camera source).
+            colors: the palette's six colour names (:attr:`scorer.game.Game.colors`).
 
         Raises:
-            ValueError: bad players/variant/tie_break, or meta that is not JSON-able.
+            ValueError: bad players/variant/tie_break/colors, or meta that is not JSON-able.
         """
         names = tuple(str(p).strip() for p in players)
         if not 1 <= len(names) <= 8:
@@ -382,9 +391,14 @@ class GameStore:
             meta_json = json.dumps(dict(meta or {}))
         except TypeError as e:
             raise ValueError(f"meta is not JSON-able: {e}") from None
+        colors = tuple(str(c) for c in colors)
+        if len(set(colors)) != 6:
+            raise ValueError(f"colors must be 6 different colour names, got {list(colors)!r}")
         setup_json = json.dumps([_tile_json(p, t) for p, t in sorted((setup or Board()).items())])
         with self._write() as db:
-            game_id = self._insert_game(db, names, variant, tie_break, setup_json, meta_json)
+            game_id = self._insert_game(
+                db, names, variant, tie_break, setup_json, meta_json, json.dumps(list(colors))
+            )
         return game_id
 
     @staticmethod
@@ -395,12 +409,13 @@ class GameStore:
         tie_break: str,
         setup_json: str,
         meta_json: str,
+        colors_json: str,
     ) -> int:
         now = _now()
         cur = db.execute(
-            "INSERT INTO games (variant, tie_break, status, setup, meta, created, updated) "
-            "VALUES (?, ?, 'active', ?, ?, ?, ?)",
-            (variant, tie_break, setup_json, meta_json, now, now),
+            "INSERT INTO games (variant, tie_break, status, setup, meta, colors, created, updated)"
+            " VALUES (?, ?, 'active', ?, ?, ?, ?, ?)",
+            (variant, tie_break, setup_json, meta_json, colors_json, now, now),
         )
         game_id = int(cur.lastrowid or 0)
         db.executemany(
@@ -455,6 +470,24 @@ class GameStore:
                 (status, _now(), int(game_id)),
             )
 
+    def set_setup(self, game_id: int, setup: Board) -> None:
+        """Set the tiles that were on the table before the first turn (``--setup first-frame``:
+        the tracker learns them from the first settled board, after the game was created).
+
+        Raises:
+            UnknownGameError: no such game.
+            ValueError: the game already has events (the setup would change their scores).
+        """
+        setup_json = json.dumps([_tile_json(p, t) for p, t in sorted(setup.items())])
+        with self._write() as db:
+            self._game_row(game_id)
+            if self._next_seq(game_id) > 0:
+                raise ValueError(f"game {game_id} already has events; its setup is fixed")
+            db.execute(
+                "UPDATE games SET setup = ?, updated = ? WHERE id = ?",
+                (setup_json, _now(), int(game_id)),
+            )
+
     def game(self, game_id: int) -> Game:
         """The game: players, setup and the event log with every correction applied.
 
@@ -494,6 +527,7 @@ class GameStore:
             setup=setup,
             events=tuple(events),
             tie_break=row["tie_break"],
+            colors=tuple(json.loads(row["colors"])),
         )
 
     # -- the log ----------------------------------------------------------------------------
@@ -661,6 +695,7 @@ class GameStore:
                 game.tie_break,
                 setup_json,
                 json.dumps({"imported": True}),
+                json.dumps(list(game.colors)),
             )
             db.executemany(
                 "INSERT INTO log (game_id, seq, op, idx, event, source, frame, key, created) "

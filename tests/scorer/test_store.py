@@ -136,6 +136,20 @@ def test_bad_input_is_refused_with_a_clear_message(store: GameStore) -> None:
     assert store.info(gid).status == "finished"
 
 
+def test_setup_can_be_set_until_the_first_event_and_colors_persist(store: GameStore) -> None:
+    palette = ("red", "orange", "yellow", "green", "blue", "white")
+    gid = store.create_game(["Ann", "Ben"], colors=palette)
+    setup = Board.from_ascii("Ws Wc")
+    store.set_setup(gid, setup)
+    assert store.game(gid).setup == setup and store.game(gid).colors == palette
+    store.append(gid, Place(0, Placement.parse("Wd@0,2")))
+    with pytest.raises(ValueError, match="already has events"):
+        store.set_setup(gid, Board())
+    assert store.game(gid).setup == setup
+    with pytest.raises(ValueError, match="colors"):
+        store.create_game(["Ann"], colors=("red", "red"))
+
+
 def test_idempotency_key_prevents_duplicates(store: GameStore) -> None:
     gid = store.create_game(["Ann", "Ben"])
     assert store.append(gid, Place(0, P1), key="frame:10") == 0
