@@ -363,9 +363,7 @@ def validate_placement(
             )
 
     placed_tiles = list(placed.values())
-    shares = (
-        len({t.color for t in placed_tiles}) == 1 or len({t.shape for t in placed_tiles}) == 1
-    )
+    shares = len({t.color for t in placed_tiles}) == 1 or len({t.shape for t in placed_tiles}) == 1
     if not shares and not (in_line and gap_free):
         names = ", ".join(describe_tile(t) for t in placed_tiles)
         out.append(
