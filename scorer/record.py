@@ -234,7 +234,7 @@ def load_record(
             text = str(record)
         else:
             path = Path(record)
-            src = source or path.name or str(path)
+            src = source or str(path)
             try:
                 raw = path.read_bytes()
             except OSError as e:
