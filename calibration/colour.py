@@ -93,6 +93,10 @@ class ColourSettings:
             daylight references; above it no single light cast explains the colours (glare
             washing the symbols out, a wrong tile set): the profile is refused. Measured:
             1.9-5.8 on the easy/warm/cool/dim presets, 58 under the ``glare`` preset.
+        max_body_gain: clamp of the tile-body white-balance gains, ``[1/x, x]``; the same 3 as
+            ``vision.colour.ColourSettings.max_wb_gain`` (2700 K needs ~2x blue vs red).
+        chain_slack: a dark blob whose aspect ratio is within this of the palette size is
+            taken as the whole line of touching tiles (cast shadows and noise blur the gaps).
         smooth_px: box filter (pixels) applied before measuring symbol colours, so the spread
             measures the paint and the light, not sensor noise (a 3x3 mean divides the noise
             σ by 3; measured on the ``dim`` render preset).
@@ -114,6 +118,8 @@ class ColourSettings:
     smooth_px: int = 3
     split_erode_px: tuple[int, ...] = (0, 2, 4)
     max_fit_residual: float = 20.0
+    max_body_gain: float = 3.0
+    chain_slack: float = 1.3
 
 
 @dataclass(frozen=True)
@@ -277,19 +283,29 @@ def symbol_lin_rgb(
 
     ``image_bgr : (H, W, 3) uint8``; ``corners_xy : (4, 2)`` the tile top's corners. Paint is
     told from the dark body by its CIELAB distance to the body colour (the darkest third of the
-    tile), split with Otsu's threshold; the mask is then eroded by ``erode_px``.
+    tile), split with Otsu's threshold; the mask is then eroded by ``erode_px`` and the colours
+    smoothed by a ``smooth_px`` box (staying inside the paint).
     """
+    return _tile_pixels(image_bgr, corners_xy, settings)[0]
+
+
+def _tile_pixels(
+    image_bgr: npt.NDArray[np.uint8],
+    corners_xy: npt.ArrayLike,
+    settings: ColourSettings = ColourSettings(),
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Clean symbol pixels and tile-body pixels of one tile, linear sRGB ``(N, 3)`` each."""
     quad = np.asarray(corners_xy, dtype=np.float64).reshape(4, 2)
     h, w = image_bgr.shape[:2]
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 4 or y1 - y0 < 4:
-        return np.zeros((0, 3))
+        return np.zeros((0, 3)), np.zeros((0, 3))
     crop = image_bgr[y0:y1, x0:x1]
     mask = _quad_mask(crop.shape[:2], quad - (x0, y0), settings.inner_margin) > 0
     if mask.sum() < 9:
-        return np.zeros((0, 3))
+        return np.zeros((0, 3)), np.zeros((0, 3))
     lin = _LIN_LUT[crop[..., ::-1]]
     lab = _lin_to_lab(lin)
     inside = lab[mask]
@@ -297,8 +313,9 @@ def symbol_lin_rgb(
     body = np.median(dark, axis=0)
     dist = np.linalg.norm(lab - body, axis=2)
     dvals = dist[mask]
+    body_px = lin[mask & (dist < settings.min_symbol_contrast / 2)]
     if dvals.max() < settings.min_symbol_contrast:
-        return np.zeros((0, 3))
+        return np.zeros((0, 3)), body_px
     scaled = np.clip(dvals / dvals.max() * 255, 0, 255).astype(np.uint8)
     thr, _ = cv2.threshold(scaled.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr_de = max(thr / 255 * dvals.max(), settings.min_symbol_contrast)
@@ -314,7 +331,7 @@ def symbol_lin_rgb(
         inner = cv2.erode(sym, np.ones((k, k), np.uint8))  # the box must stay on the paint
         if inner.sum() >= settings.min_pixels:
             sym = inner
-    return np.asarray(lin[sym > 0], dtype=np.float64)
+    return np.asarray(lin[sym > 0], dtype=np.float64), body_px
 
 
 def symbol_lab(
@@ -364,7 +381,8 @@ def _order_quad(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 def _tile_blobs(
-    light: npt.NDArray[np.uint8], settings: ColourSettings, limit: float, erode: int
+    light: npt.NDArray[np.uint8], settings: ColourSettings, limit: float, erode: int,
+    expect: int = 0,
 ) -> list[npt.NDArray[np.float64]]:
     """Blobs of ``light : (H, W) uint8`` (8-bit L*) darker than ``limit``, square-ish, symbols
     filled in. ``erode`` pixels are peeled off first (separating tiles joined by shadows or
@@ -387,7 +405,9 @@ def _tile_blobs(
         rw, rh = rw + 2 * erode, rh + 2 * erode
         long_, short = max(rw, rh), min(rw, rh)
         k = max(1, round(long_ / short))  # touching tiles in a line: k squares in a row
-        if short * short > amax or abs(long_ / short - k) > 0.35:
+        if expect and k != expect and abs(long_ / short - expect) < settings.chain_slack:
+            k = expect  # the whole reference line as one chain (shadows widen it)
+        elif short * short > amax or abs(long_ / short - k) > 0.35:
             continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float64)
         box = _order_quad(box)
@@ -426,6 +446,7 @@ def find_reference_tiles(
     if detected:
         return _as_line(detected, settings)
     light = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    light = cv2.medianBlur(light, 5)  # sensor noise in dim light breaks the dark blobs apart
     otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # darkness thresholds to try: Otsu's, then low percentiles of L (a dark or dim table
     # defeats Otsu; the tile bodies are always among the darkest pixels)
@@ -434,7 +455,7 @@ def find_reference_tiles(
     best_error: CalibrationError | None = None
     best_found = -1
     for limit, erode in itertools.product(limits, settings.split_erode_px):
-        quads = _tile_blobs(light, settings, limit, erode)
+        quads = _tile_blobs(light, settings, limit, erode, count if count >= 3 else 0)
         if quads:
             areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in quads])
             med = float(np.median(areas))
@@ -587,7 +608,9 @@ def calibrate_colours(
     else:
         quads = find_reference_tiles(image_bgr, n, settings)
 
-    pixels = [symbol_lin_rgb(image_bgr, q, settings) for q in quads]
+    measured = [_tile_pixels(image_bgr, q, settings) for q in quads]
+    pixels = [m[0] for m in measured]
+    bodies = [m[1] for m in measured if len(m[1])]
     usable = [i for i, p in enumerate(pixels) if len(p) >= 3]
     ref_lin = _LIN_LUT[np.array([palette.rgb[c] for c in names], dtype=np.uint8)]
     obs_med = np.array([np.median(p, axis=0) if len(p) >= 3 else np.zeros(3) for p in pixels])
@@ -595,14 +618,22 @@ def calibrate_colours(
         # without every tile the joint assignment is ill-posed: fall back to line order
         perm = list(range(n))
         sel = usable if usable else list(range(n))
-        gains = _fit_gains(obs_med[sel], ref_lin[sel]) if usable else np.ones(3)
-        lab_c = _lin_to_lab(np.clip(obs_med[sel] * gains, 0, 1))
+        fit = _fit_gains(obs_med[sel], ref_lin[sel]) if usable else np.ones(3)
+        lab_c = _lin_to_lab(np.clip(obs_med[sel] * fit, 0, 1))
         residual = float(np.linalg.norm(lab_c - _lin_to_lab(ref_lin[sel]), axis=1).mean())
     else:
-        perm, gains, residual = _assign(obs_med, ref_lin, ordered=False)
-    gains = np.clip(gains, 0.05, 20.0)
+        perm, _fit, residual = _assign(obs_med, ref_lin, ordered=False)
+    # The reference space: von Kries gains that make the black tile bodies neutral (mean
+    # preserving), as vision.colour does per image, so a detector that white-balances on the
+    # bodies and one that applies profile.white_balance both compare like with like.
+    gains = np.ones(3)
+    if bodies:
+        med_body = np.median(np.vstack(bodies), axis=0)
+        if np.all(med_body > 1e-5):
+            lim = settings.max_body_gain
+            gains = np.clip(med_body.mean() / med_body, 1 / lim, lim)
     wb = WhiteBalance(gains=(float(gains[0]), float(gains[1]), float(gains[2])),
-                      source="palette-fit")
+                      source="tile-bodies")
 
     samples: list[TileSample] = []
     lab_ref: dict[str, tuple[float, float, float]] = {}
