@@ -141,13 +141,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--seeds", type=int, default=3, help="scenes per cast and palette")
     ap.add_argument("--frames", type=int, default=4, help="test frames per scene")
     ap.add_argument("--no-detector", action="store_true", help="skip vision.detect")
+    ap.add_argument("--casts", default=",".join(CASTS), help="comma-separated presets")
+    ap.add_argument("--palettes", default=",".join(PALETTES), help="comma-separated names")
     args = ap.parse_args(argv or [])
     seeds, frames = (1, 2) if args.quick else (args.seeds, args.frames)
     results: dict[str, Any] = {"load": os.getloadavg()[0], "cases": {}}
     summary: dict[str, Any] = {}
-    for pname, pjson in PALETTES.items():
+    wanted = args.casts.split(",")
+    for pname in args.palettes.split(","):
+        pjson = PALETTES[pname]
         casts = CASTS if pname == "classic" else ("warm", "easy")
-        for cast in casts:
+        for cast in (c for c in casts if c in wanted):
             per_seed = [run_case(pjson, cast, 100 + s, frames, 24, not args.no_detector)
                         for s in range(seeds)]
             key = f"{pname}/{cast}"
