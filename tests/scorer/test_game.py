@@ -168,11 +168,11 @@ def test_tie_break_changes_no_score() -> None:
 
 
 def test_extra_rule_1_no_exchange_beyond_the_bag() -> None:
-    big = Board((((r, c), Tile.parse("Rs")) for r in range(0, 200, 2) for c in range(1)))
+    big = Board(((r, c), Tile.parse("Rs")) for r in range(0, 200, 2) for c in range(1))
     # 100 tiles on the table: bag = 108 - 100 - 12 = 0 -> nothing to exchange in any variant
     g = Game(("a", "b"), setup=big, events=(Exchange(0, 1),))
     assert replay(g).bag == 0 and not replay(g).turns[0].legal
-    small = Board((((r, 0), Tile.parse("Rs")) for r in range(0, 188, 2)))  # 94 tiles: bag 2
+    small = Board(((r, 0), Tile.parse("Rs")) for r in range(0, 188, 2))  # 94 tiles: bag 2
     std = replay(Game(("a", "b"), setup=small, events=(Exchange(0, 3),)))
     ext = replay(Game(("a", "b"), variant="extra", setup=small, events=(Exchange(0, 3),)))
     assert std.bag == 2 and std.turns[0].legal
