@@ -96,7 +96,8 @@ class ColourSettings:
         max_fit_residual: largest mean ΔE between the white-balanced line and the palette's
             daylight references; above it no single light cast explains the colours (glare
             washing the symbols out, a wrong tile set): the profile is refused. Measured:
-            1.9-5.8 on the easy/warm/cool/dim presets, 58 under the ``glare`` preset.
+            1.9-9.6 on the easy/warm/cool/dim presets, 20 for a classic line calibrated as
+            the white-for-purple set, 58 under the ``glare`` preset.
         max_body_gain: clamp of the tile-body white-balance gains, ``[1/x, x]``; the same 3 as
             ``vision.colour.ColourSettings.max_wb_gain`` (2700 K needs ~2x blue vs red).
         chain_slack: a dark blob whose aspect ratio is within this of the palette size is
@@ -124,7 +125,7 @@ class ColourSettings:
     dark_percentiles: tuple[float, ...] = (3.0, 6.0, 10.0, 15.0, 22.0, 30.0)
     smooth_px: int = 3
     split_erode_px: tuple[int, ...] = (0, 2, 4)
-    max_fit_residual: float = 20.0
+    max_fit_residual: float = 15.0
     max_body_gain: float = 3.0
     chain_slack: float = 1.3
     lightness_weight: float = 0.5
