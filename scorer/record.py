@@ -211,7 +211,7 @@ def _kind(v: object) -> str:
 
 
 def load_record(
-    record: str | os.PathLike[str] | Mapping[str, Any], source: str | None = None
+    record: str | os.PathLike[str] | Mapping[str, Any] | object, source: str | None = None
 ) -> Game:
     """A :class:`~scorer.game.Game` from a record file path, JSON text, or parsed dict.
 
@@ -224,8 +224,8 @@ def load_record(
         RecordError: unreadable file, malformed JSON, or any field that is missing, of the wrong
             type, or holds an unknown value; the message names the source and the field.
     """
-    if isinstance(record, Mapping):
-        data: object = record
+    if not isinstance(record, str | os.PathLike):
+        data: object = record  # parsed JSON (anything but an object is reported below)
         src = source or "record"
     else:
         text_in = isinstance(record, str) and record.lstrip().startswith(("{", "["))
