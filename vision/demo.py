@@ -1,0 +1,395 @@
+"""The embedded recorded game: a deterministic rendered video of a whole Qwirkle game.
+
+Used by ``make demo`` / ``tabletally serve --demo`` (the whole pipeline on a game nobody has to
+film), by the tracking tests and by ``benchmarks/bench_tracking.py``. Issue 4 asks for ~40
+turns, 2-4 players, hands reaching in, a bump, light drift and a nudged tile, generated in under
+~60 s: the video is rendered on first use into a cache folder (with a progress bar on stderr) and
+reused afterwards.
+
+The game is :func:`scorer.moves.random_game` (a legal game played by the engine). A *script*
+turns it into shots at a fixed frame rate; per placing turn:
+
+1. a hand reaches in over the table (its fingertips travel from outside the board to the target
+   cell), the tiles appear under it, the hand withdraws;
+2. the board stays still for :attr:`DemoSettings.still_s` seconds (the tracker settles here).
+
+Exchanges and passes are invisible to a camera: the script marks them as *UI events* at the
+start of their turn (``serve --demo`` applies them as if a player had pressed the button). At
+:attr:`DemoSettings.bump_turn` the table is knocked (a shift and a small turn, kept for the
+rest of the game); at :attr:`DemoSettings.nudge_turn` a hand pushes one tile a fifth of a cell
+off its spot. Lighting drifts slowly throughout (``Conditions.drift``).
+
+To stay within the time budget only a few shots per turn are *rendered*; the other frames repeat
+one of them with fresh sensor noise (cheap), which a real still camera also gives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer.game import Event, Game, Place
+from scorer.model import Board, Pos
+from scorer.moves import random_game
+from scorer.store import decode_event, encode_event
+from vision.observation import Observation
+from vision.render import Bump, Conditions, Hand, Rendered, Scene, truth_observation
+
+__all__ = [
+    "DemoSettings",
+    "DemoVideo",
+    "Script",
+    "Shot",
+    "cache_dir",
+    "demo_game",
+    "ensure_demo_video",
+    "render_shots",
+    "script_game",
+]
+
+#: Version of the demo's recipe; part of the cache key (bump it when the script changes).
+DEMO_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DemoSettings:
+    """How the demo game is played and filmed.
+
+    Attributes:
+        seed: seed of the game, the scene and the noise.
+        players: 2-4 (issue 4).
+        turns: events in the game (~40, issue 4).
+        names: player names (the first ``players`` are used).
+        size: video ``(width, height)``, pixels. 960x540 keeps rendering within budget; the
+            detector works at any size.
+        fps: frame rate of the video.
+        hand_s: seconds a hand is over the table per placing turn.
+        still_s: seconds the board stays still after a turn (the tracker needs < 0.5 s).
+        hand_renders: distinct renders of the hand's motion per turn (the rest repeat).
+        bump_turn, nudge_turn: event indices after which the table is bumped / a tile nudged
+            (``-1``: never).
+        bump: the table's displacement at the bump.
+        nudge_cells: how far the nudged tile is pushed, cells.
+        drift: lighting drift amplitude (``Conditions.drift``).
+        tile_px: tile width in pixels at the board centre.
+        noise_sigma: sensor noise added to repeated frames, 8-bit units (the renderer's own
+            noise at exposure 1 is ~1.5).
+    """
+
+    seed: int = 2026
+    players: int = 3
+    turns: int = 40
+    names: tuple[str, ...] = ("Ann", "Ben", "Cleo", "Dev")
+    size: tuple[int, int] = (960, 540)
+    fps: float = 10.0
+    hand_s: float = 0.9
+    still_s: float = 1.2
+    hand_renders: int = 3
+    bump_turn: int = 17
+    nudge_turn: int = 27
+    bump: Bump = field(default_factory=lambda: Bump(dx_mm=9.0, dy_mm=-6.0, rot_deg=1.5))
+    nudge_cells: float = 0.2
+    drift: float = 0.3
+    tile_px: float = 34.0
+    noise_sigma: float = 1.5
+
+    def key(self) -> str:
+        """A short hash naming this recipe in the cache."""
+        blob = json.dumps([DEMO_VERSION, asdict(self)], sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One frame of the script.
+
+    Attributes:
+        index: frame number (``t = index / fps``).
+        t: media time, seconds.
+        board: tiles on the table.
+        hands: hands over the table.
+        bump: the table's displacement so far.
+        nudges: tiles pushed off their cell: ``pos -> (d_row, d_col)`` in cells.
+        render: which render this frame shows (frames with equal ``render`` repeat one image).
+        settles: the index of the game event whose board is complete and still from this frame
+            on (only on the first still frame after a placing turn), else ``None``.
+        ui_event: an exchange/pass entered in the UI at this frame, else ``None``.
+        ui_index: that event's index in the game.
+    """
+
+    index: int
+    t: float
+    board: Board
+    hands: tuple[Hand, ...]
+    bump: Bump | None
+    nudges: Mapping[Pos, tuple[float, float]]
+    render: int
+    settles: int | None = None
+    ui_event: Event | None = None
+    ui_index: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    """The shots of a game, in order, with the game and the frame rate."""
+
+    game: Game
+    shots: tuple[Shot, ...]
+    fps: float
+
+    @property
+    def renders(self) -> int:
+        return len({s.render for s in self.shots})
+
+
+def demo_game(settings: DemoSettings = DemoSettings()) -> Game:
+    """The demo's game: :func:`scorer.moves.random_game` with the settings' seed and names."""
+    g = random_game(settings.seed, settings.players, turns=settings.turns)
+    return replace(g, players=tuple(settings.names[: settings.players]))
+
+
+def script_game(game: Game, settings: DemoSettings = DemoSettings()) -> Script:
+    """Turn ``game`` into shots (see the module docstring). Deterministic."""
+    rng = np.random.default_rng(settings.seed)
+    fps = settings.fps
+    shots: list[Shot] = []
+    board = game.setup
+    bump: Bump | None = None
+    nudges: dict[Pos, tuple[float, float]] = {}
+    render_id = 0
+
+    def add(n: int, board: Board, hands: tuple[Hand, ...], **kw: Any) -> None:
+        nonlocal render_id
+        for k in range(max(1, n)):
+            i = len(shots)
+            extra = kw if k == 0 else {}
+            shots.append(Shot(i, i / fps, board, hands, bump, dict(nudges), render_id, **extra))
+        render_id += 1
+
+    n_still = max(1, round(settings.still_s * fps))
+    n_hand = max(settings.hand_renders, round(settings.hand_s * fps))
+    per_render = max(1, n_hand // settings.hand_renders)
+    add(n_still, board, ())  # the empty (or setup) table
+    for k, ev in enumerate(game.events):
+        if isinstance(ev, Place):
+            after = board.with_tiles(ev.tiles.tiles)
+            rows = [p.row for p in ev.tiles.positions]
+            cols = [p.col for p in ev.tiles.positions]
+            target = (float(np.mean(rows)), float(np.mean(cols)))
+            from_deg = float(rng.uniform(0, 360))
+            base = Hand.random(rng, after)
+            for j in range(settings.hand_renders):
+                # fingertips travel in from 3 cells away, tiles appear under the hand halfway
+                frac = (j + 1) / settings.hand_renders
+                away = 3.0 * (1.0 - frac) if j < settings.hand_renders - 1 else 1.5
+                rad = np.radians(from_deg)
+                tgt = (target[0] + away * np.sin(rad), target[1] + away * np.cos(rad))
+                hand = replace(base, target=tgt, from_deg=from_deg, height_mm=40.0)
+                shown = after if j >= settings.hand_renders // 2 else board
+                add(per_render, shown, (hand,))
+            board = after
+            add(n_still, board, (), settles=k)
+        else:
+            add(n_still, board, (), ui_event=ev, ui_index=k)
+        if k == settings.bump_turn:
+            final = settings.bump
+            bump = Bump(final.dx_mm / 2, final.dy_mm / 2, final.rot_deg / 2)
+            add(1, board, ())  # the table moving
+            bump = final
+            add(n_still, board, ())
+        if k == settings.nudge_turn and board:
+            cells = sorted(board)
+            pos = cells[int(rng.integers(len(cells)))]
+            hand = Hand((pos.row + 0.1, pos.col), from_deg=90.0, height_mm=20.0)
+            add(per_render, board, (hand,))
+            nudges[pos] = (settings.nudge_cells, -settings.nudge_cells / 2)
+            add(n_still, board, ())
+    return Script(game, tuple(shots), fps)
+
+
+class _NudgeScene(Scene):
+    """A :class:`~vision.render.Scene` in which single tiles can be pushed off their cell.
+
+    Relies on ``Scene._tile_pose`` (the renderer's per-tile placement, used for drawing and for
+    the truth); a nudge adds ``(d_row, d_col)`` cells to it.
+    """
+
+    nudges: Mapping[Pos, tuple[float, float]] = {}
+
+    def _tile_pose(self, pos: Pos) -> tuple[float, float, float]:
+        x, y, ang = super()._tile_pose(pos)
+        d = self.nudges.get(pos)
+        if d is not None:
+            x += d[1] * self.pitch_mm
+            y += d[0] * self.pitch_mm
+        return x, y, ang
+
+
+def make_scene(script: Script, settings: DemoSettings = DemoSettings()) -> Scene:
+    """The demo's scene: easy light with drift, framed on the game's final board."""
+    final = Board()
+    for s in script.shots:
+        if len(s.board) > len(final):
+            final = s.board
+    cond = Conditions(drift=settings.drift, tile_px=settings.tile_px, tilt_deg=10.0, yaw_deg=7.0)
+    fit = final if final else None
+    return _NudgeScene(cond, settings.seed, size=settings.size, fit=fit)
+
+
+def render_shots(
+    script: Script, scene: Scene, settings: DemoSettings = DemoSettings()
+) -> Iterator[tuple[Shot, Rendered, np.ndarray[Any, np.dtype[np.uint8]]]]:
+    """Render the script: ``(shot, rendered, image_bgr)`` per frame, in order.
+
+    Frames repeating a render get the render's image plus fresh Gaussian noise
+    (``noise_sigma``); ``rendered.truth`` is that of the render.
+    """
+    rng = np.random.default_rng(settings.seed + 1)
+    last_id: int | None = None
+    rendered: Rendered | None = None
+    for shot in script.shots:
+        if shot.render != last_id or rendered is None:
+            if isinstance(scene, _NudgeScene):
+                scene.nudges = shot.nudges
+            rendered = scene.frame(shot.board, hands=shot.hands, bump=shot.bump, t=shot.t)
+            last_id = shot.render
+            image = rendered.image_bgr
+        else:
+            noise = rng.normal(0.0, settings.noise_sigma, rendered.image_bgr.shape)
+            image = np.clip(rendered.image_bgr + noise, 0, 255).astype(np.uint8)
+        yield shot, rendered, image
+
+
+def truth_observations(
+    script: Script, settings: DemoSettings = DemoSettings()
+) -> Iterator[tuple[Shot, Observation]]:
+    """The script as a perfect detector would see it (renders only, no noise repeats)."""
+    scene = make_scene(script, settings)
+    cache: dict[int, Observation] = {}
+    for shot in script.shots:
+        if shot.render not in cache:
+            if isinstance(scene, _NudgeScene):
+                scene.nudges = shot.nudges
+            r = scene.frame(shot.board, hands=shot.hands, bump=shot.bump, t=shot.t)
+            cache.clear()
+            cache[shot.render] = truth_observation(r)
+        yield shot, cache[shot.render]
+
+
+@dataclass(frozen=True, slots=True)
+class DemoVideo:
+    """A rendered demo on disk.
+
+    Attributes:
+        video: the video file (MJPEG in AVI: decodes everywhere OpenCV does).
+        meta: the sidecar JSON: the game record, the UI events by frame, the settle frames.
+        game: the game played.
+        fps: frame rate.
+        ui_events: ``frame -> (event index, event)`` for exchanges/passes entered in the UI.
+        settle_frames: ``event index -> first frame its board is complete and still``.
+    """
+
+    video: Path
+    meta: Path
+    game: Game
+    fps: float
+    ui_events: dict[int, tuple[int, Event]]
+    settle_frames: dict[int, int]
+
+
+def cache_dir() -> Path:
+    """``$TABLETALLY_CACHE`` or ``$XDG_CACHE_HOME/tabletally`` (default ``~/.cache/tabletally``)."""
+    env = os.environ.get("TABLETALLY_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "tabletally"
+
+
+def _load_meta(path: Path, video: Path) -> DemoVideo:
+    from scorer.record import load_record
+
+    meta = json.loads(path.read_text())
+    game = load_record(meta["record"], source=str(path))
+    return DemoVideo(
+        video=video,
+        meta=path,
+        game=game,
+        fps=float(meta["fps"]),
+        ui_events={int(u["frame"]): (int(u["index"]), decode_event(u["turn"])) for u in meta["ui"]},
+        settle_frames={int(k): int(v) for k, v in meta["settle_frames"].items()},
+    )
+
+
+def ensure_demo_video(
+    folder: Path | None = None,
+    settings: DemoSettings = DemoSettings(),
+    *,
+    progress: bool = True,
+) -> DemoVideo:
+    """The demo video, rendering it on first use (progress bar on stderr), then cached.
+
+    Args:
+        folder: where to keep it (default :func:`cache_dir`).
+        settings: the recipe; a different recipe is a different cache entry.
+        progress: show a tqdm progress bar on stderr while rendering.
+
+    Raises:
+        OSError: the folder cannot be written, or OpenCV cannot write the video.
+    """
+    from tqdm import tqdm
+
+    from scorer.record import dump_record
+
+    folder = folder or cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"demo-{settings.key()}"
+    video, meta = folder / f"{name}.avi", folder / f"{name}.json"
+    if video.is_file() and meta.is_file():
+        return _load_meta(meta, video)
+    game = demo_game(settings)
+    script = script_game(game, settings)
+    scene = make_scene(script, settings)
+    tmp = folder / f".{name}.{os.getpid()}.avi"
+    writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"MJPG"), script.fps, settings.size)
+    if not writer.isOpened():
+        raise OSError(f"{tmp}: OpenCV cannot write an MJPEG video here")
+    try:
+        bar = tqdm(
+            total=len(script.shots), desc="rendering the demo game", unit="frame",
+            file=sys.stderr, disable=not progress, leave=False,
+        )  # fmt: skip
+        with bar:
+            for _, _, image in render_shots(script, scene, settings):
+                writer.write(image)
+                bar.update(1)
+    finally:
+        writer.release()
+    ui = [
+        {"frame": s.index, "index": s.ui_index, "turn": encode_event(s.ui_event)}
+        for s in script.shots
+        if s.ui_event is not None
+    ]
+    settle = {str(s.settles): s.index for s in script.shots if s.settles is not None}
+    doc = {
+        "format": "tabletally-demo/1",
+        "fps": script.fps,
+        "settings": asdict(settings),
+        "record": dump_record(game),
+        "ui": ui,
+        "settle_frames": settle,
+    }
+    meta_tmp = folder / f".{name}.{os.getpid()}.json"
+    meta_tmp.write_text(json.dumps(doc, default=str))
+    os.replace(tmp, video)  # video first: the pair counts as complete once the JSON exists
+    os.replace(meta_tmp, meta)
+    return _load_meta(meta, video)

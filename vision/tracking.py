@@ -1,0 +1,640 @@
+"""Live tracking: from a stream of :class:`~vision.observation.Observation`s to scored turns.
+
+Issue 4, "Tracking". The tracker consumes observations, never frames, so it is tested without
+pixels (observations built from the renderer's truth or by hand) and end-to-end with the
+detector. Per observation:
+
+1. **Gate.** An observation with hands over the board (``occluded_fraction`` above
+   :attr:`TrackerSettings.max_occluded`, or any ``unseen`` cell), with motion (the caller's pixel
+   motion score, or tile centres that moved more than :attr:`TrackerSettings.max_shift_pitch`
+   of a cell since the previous observation), or with too few of the committed tiles in view,
+   breaks the current *run*: nothing is committed while hands are over the table.
+2. **Run.** Each observation is aligned to the previous one (90-degree turns and translation of
+   the lattice coordinates, which a detector may renumber between frames); the run goes on while
+   the set of occupied cells stays the same.
+3. **Settle.** A run of :attr:`TrackerSettings.settle_frames` observations spanning at least
+   :attr:`TrackerSettings.settle_s` seconds is a *settled board*; every cell's tile is voted over
+   the run (confidence-weighted, alternatives included). With ``stills=True`` every observation
+   that passes the gate is settled on its own (one photo per turn).
+4. **Align** the settled board to the board the camera last confirmed (a bumped table or camera
+   is re-registered, not a move: the transform that maps the most tiles onto equal tiles wins,
+   ties going to the previous transform).
+5. **Diff -> infer.** New cells only: :func:`scorer.infer.infer_move` reads the move (choosing
+   among each cell's alternatives) and a legal, unambiguous reading becomes
+   ``Place(next_player, ...)`` where ``next_player`` comes from replaying the sink's game, so
+   exchanges and passes entered in the UI keep the turn order. Anything else — tiles vanished or
+   changed, an illegal diff, tiles in two lines (two moves without a settle), an ambiguous
+   reading — becomes a :class:`scorer.game.Review` turn with what was seen and the best legal
+   candidates: never dropped, never guessed.
+
+The tracker writes to a :class:`GameSink`: :class:`StoreSink` (the SQLite store, for ``serve``
+and ``replay``) or :class:`MemorySink` (an in-memory :class:`scorer.game.Game`, for tests).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from scorer.game import Event, Game, Place, Review, replay
+from scorer.model import Board, Placement, Pos, Tile
+from scorer.store import GameStore
+from vision.observation import Observation
+
+__all__ = [
+    "GameSink",
+    "MemorySink",
+    "StoreSink",
+    "Tracker",
+    "TrackerEvent",
+    "TrackerSettings",
+    "Transform",
+    "align_boards",
+]
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerSettings:
+    """Every threshold of the tracker, with where it comes from.
+
+    Attributes:
+        settle_frames: observations that must agree before a board counts as settled. 4 at the
+            ~5-15 processed fps of a 1080p stream on 2 cores is 0.3-0.8 s of stillness: long
+            enough that a hand pausing mid-move over an empty spot is not taken for a finished
+            move (the gate also sees the hand), short enough to commit within 1 s (issue 4).
+        settle_s: the run must also span at least this many seconds of media time (0.25 s), so
+            a fast camera does not settle on four frames taken within 70 ms of each other.
+        max_occluded: an observation with more than this share of the board's tile tops
+            covered is gated out (hands). 0.02: a fingertip resting on one tile of a 50-tile
+            board; anything larger is a hand in the picture.
+        max_motion: gate when the caller's pixel motion score (mean absolute frame difference,
+            0..255, see :mod:`vision.live`) exceeds this. 4.0 is well above sensor noise and
+            light drift (< 1.5 on the renderer's and on webcam footage), well below a hand
+            entering (> 8).
+        max_shift_pitch: gate when the median tile centre moved more than this fraction of a
+            cell pitch since the previous observation (a bump in progress). 0.15 cells.
+        min_present: gate an observation showing fewer than this share of the confirmed tiles
+            (the camera looks away, a detector failure on a dark frame) instead of reporting
+            them vanished. 0.6.
+        min_confidence: readings weaker than this (the observation's ``confidence``) are
+            voted with a weight floor of this value, so one confident frame outweighs several
+            unsure ones but unsure frames still count. 0.2.
+        stills: every observation that passes the gate is a settled board (``--stills``).
+        setup_first_frame: the first settled board is the setup, not a move
+            (``--setup first-frame``).
+        max_candidates: candidates kept in a Review (best first).
+    """
+
+    settle_frames: int = 4
+    settle_s: float = 0.25
+    max_occluded: float = 0.02
+    max_motion: float = 4.0
+    max_shift_pitch: float = 0.15
+    min_present: float = 0.6
+    min_confidence: float = 0.2
+    stills: bool = False
+    setup_first_frame: bool = False
+    max_candidates: int = 3
+
+
+# --------------------------------------------------------------------------- sinks
+
+
+class GameSink(Protocol):
+    """Where the tracker's turns go: the store (live/replay) or an in-memory game (tests)."""
+
+    def game(self) -> Game:
+        """The game as it stands (with corrections and UI events applied)."""
+        ...
+
+    def append(self, event: Event, *, frame: int | None) -> int:
+        """Append a turn; return its index in the game's events."""
+        ...
+
+    def set_setup(self, board: Board) -> None:
+        """Declare the tiles on the table before the first turn (``--setup first-frame``)."""
+        ...
+
+
+class MemorySink:
+    """An in-memory :class:`~scorer.game.Game` as a sink (tests, ``replay`` without a DB)."""
+
+    def __init__(self, game: Game):
+        self._game = game
+        self.frames: list[int | None] = []
+
+    def game(self) -> Game:
+        return self._game
+
+    def append(self, event: Event, *, frame: int | None) -> int:
+        self._game = self._game.append(event)
+        self.frames.append(frame)
+        return len(self._game.events) - 1
+
+    def set_setup(self, board: Board) -> None:
+        if self._game.events:
+            raise ValueError("the setup can only be set before the first turn")
+        self._game = Game(
+            players=self._game.players,
+            variant=self._game.variant,
+            setup=board,
+            events=(),
+            tie_break=self._game.tie_break,
+            colors=self._game.colors,
+        )
+
+    def replace(self, game: Game) -> None:
+        """Swap in an edited game (what a UI correction does), e.g. an exchange entered."""
+        self._game = game
+
+
+class StoreSink:
+    """A game of a :class:`~scorer.store.GameStore` as a sink.
+
+    Args:
+        store: the store.
+        game_id: the game.
+        key_prefix: with a replayable source (a file), each append gets the idempotency key
+            ``f"{key_prefix}:{frame}"`` so a replay restarted after a crash adds no duplicate.
+    """
+
+    def __init__(self, store: GameStore, game_id: int, *, key_prefix: str | None = None):
+        self.store = store
+        self.game_id = game_id
+        self.key_prefix = key_prefix
+
+    def game(self) -> Game:
+        return self.store.game(self.game_id)
+
+    def append(self, event: Event, *, frame: int | None) -> int:
+        key = None
+        if self.key_prefix is not None and frame is not None:
+            key = f"{self.key_prefix}:{frame}"
+        return self.store.append(self.game_id, event, source="camera", frame=frame, key=key)
+
+    def set_setup(self, board: Board) -> None:
+        self.store.set_setup(self.game_id, board)
+
+
+# --------------------------------------------------------------------------- alignment
+
+
+_ORIGIN = Pos(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Transform:
+    """Maps lattice cells of one view onto another: ``p -> p.rotated(quarter_turns) + offset``."""
+
+    quarter_turns: int = 0
+    offset: Pos = _ORIGIN
+
+    def apply(self, p: Pos) -> Pos:
+        r = p.rotated(self.quarter_turns) if self.quarter_turns % 4 else p
+        return Pos(r.row + self.offset.row, r.col + self.offset.col)
+
+    def then(self, other: Transform) -> Transform:
+        """``other`` applied after ``self``."""
+        q = (self.quarter_turns + other.quarter_turns) % 4
+        o = other.apply(self.offset)
+        return Transform(q, o)
+
+    @property
+    def identity(self) -> bool:
+        return self.quarter_turns % 4 == 0 and self.offset == (0, 0)
+
+
+IDENTITY = Transform()
+
+Readings = Mapping[Pos, Sequence[Tile]]
+
+
+def _score(ref: Mapping[Pos, Tile], obs: Readings, tf: Transform) -> float:
+    """+1 per observed cell landing on an equal tile (+0.5 if only an alternative matches),
+    -1 per cell landing on a different tile, -1 per reference tile not covered."""
+    score = 0.0
+    covered = 0
+    for p, readings in obs.items():
+        q = tf.apply(p)
+        t = ref.get(q)
+        if t is None:
+            continue
+        covered += 1
+        if readings and readings[0] == t:
+            score += 1.0
+        elif t in readings:
+            score += 0.5
+        else:
+            score -= 1.0
+    return score - (len(ref) - covered)
+
+
+def align_boards(
+    ref: Mapping[Pos, Tile], obs: Readings, prior: Transform = IDENTITY
+) -> tuple[Transform, float]:
+    """The transform mapping ``obs`` cells onto ``ref`` that best explains ``ref``'s tiles.
+
+    Candidates are the offsets (for each of the 4 quarter turns) that put an observed tile on an
+    equal reference tile; each is scored by :func:`_score` (matches minus mismatches minus
+    reference tiles left uncovered). Ties go to ``prior`` (the camera rarely moves), then to
+    fewer quarter turns.
+
+    Args:
+        ref: the reference board (e.g. the committed one).
+        obs: per observed cell, candidate tiles best first.
+        prior: the transform found last time.
+
+    Returns:
+        ``(transform, score)``; the identity (or ``prior``) when ``ref`` is empty.
+    """
+    if not ref or not obs:
+        return prior, 0.0
+    prior_score = _score(ref, obs, prior)
+    if prior_score >= len(ref):  # every reference tile matched: the common, stable case
+        return prior, prior_score
+    by_tile: dict[Tile, list[Pos]] = defaultdict(list)
+    for p, t in ref.items():
+        by_tile[t].append(p)
+    votes: Counter[Transform] = Counter()
+    for q in range(4):
+        for p, readings in obs.items():
+            if not readings:
+                continue
+            rp = p.rotated(q)
+            for rq in by_tile.get(readings[0], ()):
+                votes[Transform(q, Pos(rq.row - rp.row, rq.col - rp.col))] += 1
+    best, best_score = prior, prior_score
+    for tf, _ in votes.most_common(12):
+        s = _score(ref, obs, tf)
+        if s > best_score or (s == best_score and tf != prior and best != prior
+                              and tf.quarter_turns < best.quarter_turns):  # fmt: skip
+            best, best_score = tf, s
+    return best, best_score
+
+
+# --------------------------------------------------------------------------- events
+
+
+TrackerEventKind = Literal["move", "review", "setup", "realigned", "settled"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerEvent:
+    """Something the tracker did, for the UI, the CLI and the benchmarks.
+
+    Attributes:
+        kind: ``move`` (a Place appended), ``review`` (a Review appended), ``setup`` (the first
+            board taken as setup), ``realigned`` (the board moved in the picture: a bump,
+            re-registered, nothing appended), ``settled`` (a settled board with no change).
+        frame_index: the frame whose observation completed the settle.
+        t: media time of that frame, seconds.
+        settled_t: media time of the first observation of the settled run (when the board
+            stopped changing); ``t - settled_t`` is the settle delay in media time.
+        event: the appended turn (``move``/``review``), else ``None``.
+        index: its index in the game's events, else ``None``.
+        board: the settled board in the game's coordinates.
+        transform: the settled run's coordinates -> the game's.
+        message: one line for humans.
+        commit_wall_s: wall-clock seconds spent from the settling observation's arrival in
+            :meth:`Tracker.feed` to the append returning (inference + store).
+    """
+
+    kind: TrackerEventKind
+    frame_index: int
+    t: float
+    settled_t: float
+    event: Event | None
+    index: int | None
+    board: Board
+    transform: Transform
+    message: str
+    commit_wall_s: float = 0.0
+
+
+@dataclass(slots=True)
+class _Seen:
+    """One gated-in observation of the current run, in the run's coordinates."""
+
+    readings: dict[Pos, list[tuple[Tile, float]]]
+    t: float
+    frame_index: int
+
+
+@dataclass(slots=True)
+class _Run:
+    first: Mapping[Pos, Tile]
+    cells: frozenset[Pos]
+    to_run: Transform  # current observation coordinates -> run coordinates
+    seen: list[_Seen] = field(default_factory=list)
+    done: bool = False
+    centers: dict[Pos, tuple[float, float]] = field(default_factory=dict)
+    pitch: float | None = None
+
+
+# --------------------------------------------------------------------------- the tracker
+
+
+TrackerStatus = Literal["waiting", "hands", "moving", "settling", "settled"]
+
+
+class Tracker:
+    """Turns observations into turns of the sink's game (see the module docstring).
+
+    Args:
+        sink: where turns go; its current game is the starting point (a resumed game: the
+            tiles of its board, plus those of unresolved reviews, count as already on the
+            table).
+        settings: thresholds.
+        first_player: the seat who opens, when the game has no turn yet (who opens depends on
+            the hands, which a camera does not see; RULES.md §1 "First turn"). Afterwards the
+            order comes from replaying the game.
+    """
+
+    def __init__(
+        self,
+        sink: GameSink,
+        settings: TrackerSettings = TrackerSettings(),
+        *,
+        first_player: int = 0,
+    ):
+        self.sink = sink
+        self.settings = settings
+        self.first_player = first_player
+        game = sink.game()
+        self.baseline: dict[Pos, Tile] = dict(replay(game).board.items()) if (
+            game.events or game.setup) else {}  # fmt: skip
+        for ev in game.events:  # unresolved reviews: their tiles are on the table
+            if isinstance(ev, Review):
+                for p, t in ev.seen.tiles:
+                    self.baseline.setdefault(p, t)
+        self._need_setup = settings.setup_first_frame and not game.events and not game.setup
+        self._transform = IDENTITY  # last run -> game transform
+        self._run: _Run | None = None
+        self._reported_cells: frozenset[Pos] = frozenset()
+        self.status: TrackerStatus = "waiting"
+        self.gate_reason = ""
+        self.settles = 0
+
+    # -- public -------------------------------------------------------------------------------
+    def feed(
+        self,
+        observation: Observation,
+        *,
+        frame_index: int,
+        t: float,
+        motion: float | None = None,
+    ) -> list[TrackerEvent]:
+        """Take one observation; return what happened (usually nothing).
+
+        Args:
+            observation: the detector's output for one frame.
+            frame_index: the frame's index in its source.
+            t: the frame's media time, seconds (monotonic within a source).
+            motion: optional pixel motion score of the frame (mean absolute difference to the
+                previous frame, 0..255); above :attr:`TrackerSettings.max_motion` gates it.
+
+        Returns:
+            :class:`TrackerEvent`s, in order.
+        """
+        arrived = time.perf_counter()
+        s = self.settings
+        reason = self._gate(observation, motion)
+        if reason:
+            self._run = None
+            self.status = "hands" if reason == "hands" else "moving"
+            self.gate_reason = reason
+            return []
+        self.gate_reason = ""
+        obs = self._readings(observation)
+        best = {p: r[0][0] for p, r in obs.items()}
+        run = self._run
+        if s.stills or run is None:
+            run = self._run = _Run(first=best, cells=frozenset(best), to_run=IDENTITY)
+        else:
+            last_best = {p: r[0][0] for p, r in run.seen[-1].readings.items()}
+            cur = {p: [t_ for t_, _ in r] for p, r in obs.items()}
+            to_run, _ = align_boards(last_best, cur, run.to_run)
+            cells = frozenset(to_run.apply(p) for p in obs)
+            moved = self._moved(run, observation, to_run)
+            if cells != run.cells or moved:
+                run = self._run = _Run(first=best, cells=frozenset(best), to_run=IDENTITY)
+                if moved:
+                    self.status = "moving"
+            else:
+                run.to_run = to_run
+        self._remember_centers(run, observation)
+        run.seen.append(
+            _Seen({run.to_run.apply(p): r for p, r in obs.items()}, float(t), frame_index)
+        )
+        if run.done:
+            self.status = "settled"
+            return []
+        span = run.seen[-1].t - run.seen[0].t
+        if not s.stills and (len(run.seen) < s.settle_frames or span < s.settle_s):
+            self.status = "settling"
+            return []
+        run.done = True
+        self.status = "settled"
+        self.settles += 1
+        return self._settled(run, frame_index, float(t), arrived)
+
+    # -- gating -------------------------------------------------------------------------------
+    def _gate(self, obs: Observation, motion: float | None) -> str:
+        s = self.settings
+        if obs.occluded_fraction > s.max_occluded or obs.unseen:
+            return "hands"
+        if motion is not None and motion > s.max_motion:
+            return "motion"
+        if self.baseline and len(obs.tiles) < s.min_present * len(self.baseline):
+            return "board not in view"
+        if not obs.tiles and not self.baseline and not self._need_setup:
+            return ""  # an empty table is a valid settled state (nothing to commit)
+        return ""
+
+    def _moved(self, run: _Run, obs: Observation, to_run: Transform) -> bool:
+        """The tiles moved in the picture since the previous observation (a bump)."""
+        if not run.centers:
+            return False
+        pitch = run.pitch or (obs.lattice.pitch_px if obs.lattice else None)
+        if not pitch:
+            return False
+        shifts = []
+        for to in obs.tiles:
+            prev = run.centers.get(to_run.apply(to.pos))
+            if prev is not None:
+                shifts.append(math.dist(prev, to.center_xy))
+        if not shifts:
+            return False
+        shifts.sort()
+        return shifts[len(shifts) // 2] > self.settings.max_shift_pitch * pitch
+
+    def _remember_centers(self, run: _Run, obs: Observation) -> None:
+        run.centers = {run.to_run.apply(to.pos): to.center_xy for to in obs.tiles}
+        if obs.lattice is not None:
+            run.pitch = obs.lattice.pitch_px
+
+    def _readings(self, obs: Observation) -> dict[Pos, list[tuple[Tile, float]]]:
+        floor = self.settings.min_confidence
+        out: dict[Pos, list[tuple[Tile, float]]] = {}
+        for to in obs.tiles:
+            w = max(to.confidence, floor)
+            items = [(to.tile, w)]
+            items += [(alt, max(c, 0.0) * w) for alt, c in to.alternatives if alt != to.tile]
+            out[Pos(*to.pos)] = items
+        return out
+
+    # -- settling -----------------------------------------------------------------------------
+    def _vote(self, run: _Run) -> dict[Pos, list[Tile]]:
+        """Per cell, the readings ordered by their total weight over the run."""
+        totals: dict[Pos, Counter[Tile]] = defaultdict(Counter)
+        for seen in run.seen:
+            for p, items in seen.readings.items():
+                for tile, w in items:
+                    totals[p][tile] += w
+        return {p: [t for t, _ in c.most_common()] for p, c in totals.items()}
+
+    def _settled(self, run: _Run, frame_index: int, t: float, arrived: float) -> list[TrackerEvent]:
+        voted = self._vote(run)
+        settled_t = run.seen[0].t
+        if self._need_setup:
+            board = Board((p, r[0]) for p, r in voted.items())
+            self.sink.set_setup(board)
+            self.baseline = dict(board.items())
+            self._need_setup = False
+            self._transform = IDENTITY
+            msg = f"setup: {len(board)} tiles already on the table"
+            return [TrackerEvent("setup", frame_index, t, settled_t, None, None, board,
+                                 IDENTITY, msg, time.perf_counter() - arrived)]  # fmt: skip
+        tf, _ = align_boards(self.baseline, voted, self._transform)
+        realigned = tf != self._transform
+        self._transform = tf
+        after = {tf.apply(p): r for p, r in voted.items()}
+        added = {p: r for p, r in after.items() if p not in self.baseline}
+        vanished = sorted(p for p in self.baseline if p not in after)
+        changed = sorted(
+            p for p, tile in self.baseline.items() if p in after and tile not in after[p][:3]
+        )
+        board_now = Board({**self.baseline, **{p: r[0] for p, r in added.items()}})
+        events: list[TrackerEvent] = []
+        if realigned and self.baseline:
+            events.append(TrackerEvent(
+                "realigned", frame_index, t, settled_t, None, None, board_now, tf,
+                f"board re-registered (turned {tf.quarter_turns} x 90 deg, "
+                f"shifted {tuple(tf.offset)})",
+            ))  # fmt: skip
+        problems = []
+        if vanished:
+            problems.append(f"tiles vanished at {_cells(vanished)}")
+        if changed:
+            seen_as = ", ".join(
+                f"{p.row},{p.col} {self.baseline[p]}->{after[p][0]}" for p in changed
+            )
+            problems.append(f"tiles changed ({seen_as})")
+        key = frozenset(vanished) | frozenset(changed)
+        if key <= self._reported_cells:  # already reported: do not hold another turn for it
+            problems = []
+        if not added and not problems:
+            events.append(TrackerEvent("settled", frame_index, t, settled_t, None, None,
+                                       board_now, tf, "no change"))  # fmt: skip
+            return events
+        seen = Placement(tuple(sorted((p, r[0]) for p, r in added.items())))
+        if problems:
+            self._reported_cells |= key
+            reason = "; ".join(problems)
+            if added:
+                reason += f"; and {len(added)} tile(s) added"
+            ev: Event = self._review(reason, seen, (), frame_index)
+        else:
+            ev = self._infer(added, seen, frame_index)
+        if isinstance(ev, Place):
+            for p, tile in ev.tiles.tiles:
+                self.baseline[Pos(*p)] = tile
+        else:
+            for p, tile in seen.tiles:
+                self.baseline[p] = tile
+        index = self.sink.append(ev, frame=frame_index)
+        board_now = Board(self.baseline)
+        kind: TrackerEventKind = "move" if isinstance(ev, Place) else "review"
+        events.append(TrackerEvent(kind, frame_index, t, settled_t, ev, index, board_now, tf,
+                                   _describe(ev), time.perf_counter() - arrived))  # fmt: skip
+        return events
+
+    def _next_player(self) -> int:
+        game = self.sink.game()
+        if not game.events:
+            return self.first_player % len(game.players)
+        return replay(game).next_player
+
+    def _review(
+        self, reason: str, seen: Placement, candidates: Iterable[Placement], frame: int
+    ) -> Review:
+        player = self._next_player()
+        cands = tuple(candidates)[: self.settings.max_candidates]
+        return Review(player, reason, seen, cands, frame)
+
+    def _infer(self, added: Mapping[Pos, list[Tile]], seen: Placement, frame: int) -> Event:
+        """Read the added cells as a move; a Place when legal and unambiguous, else a Review."""
+        from scorer.infer import (
+            AmbiguousMoveError,
+            MoveInferenceError,
+            NoLegalReadingError,
+            infer_move,
+        )
+
+        before = Board(self.baseline)
+        after: dict[Pos, Sequence[Tile]] = {p: (t,) for p, t in self.baseline.items()}
+        after.update({p: tuple(r) for p, r in added.items()})
+        try:
+            inf = infer_move(
+                before, after, first_turn=not self.baseline,
+                max_candidates=self.settings.max_candidates,
+            )  # fmt: skip
+        except (AmbiguousMoveError, NoLegalReadingError) as e:
+            cands = [r.placement for r in e.readings]
+            legal = [r.placement for r in e.readings if r.legal]
+            reason = str(e)
+            if (
+                isinstance(e, NoLegalReadingError)
+                and len(added) > 1
+                and not _one_line(list(added), self.baseline)
+            ):
+                reason = f"tiles added in more than one place (two moves without a settle?): {e}"
+            return self._review(reason, seen, legal or cands, frame)
+        except MoveInferenceError as e:  # vanished/changed cannot happen: before is forced
+            return self._review(str(e), seen, (), frame)
+        return Place(self._next_player(), inf.placement)
+
+
+def _one_line(cells: Sequence[Pos], board: Mapping[Pos, Tile]) -> bool:
+    """The cells lie in one row or column with no empty cell between them (gaps may be
+    filled by tiles already on ``board``)."""
+    rows, cols = {p.row for p in cells}, {p.col for p in cells}
+    if len(rows) == 1:
+        (r,) = rows
+        line = [Pos(r, c) for c in range(min(cols), max(cols) + 1)]
+    elif len(cols) == 1:
+        (c,) = cols
+        line = [Pos(r, c) for r in range(min(rows), max(rows) + 1)]
+    else:
+        return False
+    added = set(cells)
+    return all(p in added or p in board for p in line)
+
+
+def _cells(cells: Iterable[Pos]) -> str:
+    return " ".join(f"({p.row},{p.col})" for p in cells)
+
+
+def _describe(ev: Event) -> str:
+    if isinstance(ev, Place):
+        return f"player {ev.player + 1} placed {ev.tiles}"
+    if isinstance(ev, Review):
+        return f"player {ev.player + 1}: needs review: {ev.reason}"
+    return repr(ev)
