@@ -160,49 +160,33 @@ def sheet_pdf(game_id: int, status: str, game: Game, result: GameResult) -> byte
     pdf.ln(2)
 
     n = len(game.players)
-    widths = [10.0, 28.0, 0.0] + [min(22.0, 90.0 / n)] * n
+    widths = [8.0, 26.0, 0.0] + [min(20.0, 90.0 / n)] * n
     widths[2] = 190.0 - sum(widths)
-    pdf.use(8, True)
-    header = ["#", "Player", "Move", *game.players]
-    for wd, text in zip(widths, header, strict=True):
-        pdf.cell(wd, 6, pdf.text_of(text)[:24], border=1, align="C")
-    pdf.ln()
     pdf.use(8)
-    for t in view["turns"]:
-        pts = ["" for _ in range(n)]
-        pts[t["player"]] = str(t["points"])
-        move = t["label"]
-        if t["kind"] == "place":
-            move = f"{_tiles_text(t)} - {move}"
-        if not t["legal"] and t["kind"] == "place":
-            move = "ILLEGAL " + move
-        if pdf.get_string_width(pdf.text_of(move)) > widths[2] - 2:
-            while move and pdf.get_string_width(pdf.text_of(move + "...")) > widths[2] - 2:
-                move = move[:-1]
-            move += "..."
-        row = [str(t["number"]), t["name"], move, *pts]
-        for i, (wd, text) in enumerate(zip(widths, row, strict=True)):
-            pdf.cell(
-                wd,
-                5,
-                pdf.text_of(text)[:60] if i != 2 else pdf.text_of(text),
-                border=1,
-                align="L" if i in (1, 2) else "C",
-            )
-        pdf.ln()
-    pdf.use(8, True)
-    for wd, text in zip(widths, ["", "Total", "", *[str(x) for x in result.totals]], strict=True):
-        pdf.cell(wd, 6, text, border=1, align="C")
+    with pdf.table(
+        col_widths=tuple(widths), text_align="LEFT", line_height=4.2, first_row_as_headings=True
+    ) as table:
+        table.row([pdf.text_of(x) for x in ("#", "Player", "Move", *game.players)])
+        for t in view["turns"]:
+            pts = ["" for _ in range(n)]
+            pts[t["player"]] = str(t["points"])
+            move = t["label"]
+            if t["kind"] == "place" and t["tiles"]:
+                move = f"{_tiles_text(t)}: {move}"
+            table.row([str(t["number"]), pdf.text_of(t["name"]), pdf.text_of(move), *pts])
+        table.row(["", "Total", "", *[str(x) for x in result.totals]])
     pdf.ln(9)
     pdf.use(12, True)
     if result.turns:
         names = " and ".join(game.players[i] for i in result.winners)
         verb = "wins" if len(result.winners) == 1 else "share the win"
-        lead = "" if result.finished else "Leading (game not finished): "
+        line = f"{names} {verb} with {max(result.totals)} points"
+        if not result.finished and status != "finished":
+            line = f"Leading (game not finished): {names} with {max(result.totals)} points"
         pdf.multi_cell(
             0,
             7,
-            pdf.text_of(f"{lead}{names} {verb} with {max(result.totals)} points"),
+            pdf.text_of(line),
             new_x="LMARGIN",
             new_y="NEXT",
         )

@@ -88,7 +88,7 @@
       const btns = el("div", "buttons");
       [r.tiles, ...r.candidates].forEach((c, i) => {
         if (!c.length) return;
-        const txt = c.map((t) => t.text).join(" ");
+        const txt = c.map((t) => t.text + "@" + t.row + "," + t.col).join(" ");
         btns.append(actionForm({ action: "accept", index: r.index, candidate: i },
                                (i === 0 ? "Accept as seen: " : "Accept reading " + i + ": ") + txt));
       });
