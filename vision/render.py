@@ -287,11 +287,11 @@ _EASY = Conditions(
 #: Named conditions, each stressing one thing (plus ``easy``). Other conditions stay moderate.
 PRESETS: dict[str, Conditions] = {
     "easy": _EASY,
-    "glare": replace(_EASY, yaw_deg=17.0, tilt_deg=15.0, glare=1.6, glare_size=0.22,
+    "glare": replace(_EASY, yaw_deg=17.0, tilt_deg=15.0, glare=1.2, glare_size=0.12,
                      glare_spots=2, tile_gloss=1.0, surface="white"),
     "dim": replace(_EASY, yaw_deg=-25.0, exposure=0.28, noise=4.0, kelvin=3600.0,
                    wb_correction=0.6, gradient=0.4, jpeg_quality=80, blur_px=0.9),
-    "warm": replace(_EASY, yaw_deg=33.0, kelvin=2700.0, wb_correction=0.35, gradient=0.3,
+    "warm": replace(_EASY, yaw_deg=33.0, kelvin=2700.0, wb_correction=0.45, gradient=0.3,
                     light_elevation_deg=50.0, shadow=0.55),
     "cool": replace(_EASY, yaw_deg=-40.0, kelvin=9000.0, wb_correction=0.3, gradient=0.25,
                     surface="white"),
@@ -600,31 +600,42 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
         return tuple(int(np.clip(c + d, 0, 255)) for c, d in zip(rgb, j, strict=True))  # type: ignore[return-value]
 
     if kind in ("light_wood", "dark_wood"):
-        if kind == "light_wood":
-            base = base_rgb or jitter_rgb((196, 152, 104), 22)
-        else:
-            base = base_rgb or jitter_rgb((88, 52, 32), 14)
-        plank_mm = float(rng.uniform(80, 180))
+        # species colours (sRGB) from photos of common table tops: oak, pine, birch, beech /
+        # walnut, mahogany, wenge, dark stain
+        light = [(190, 148, 104), (212, 172, 124), (218, 190, 150), (200, 156, 116)]
+        dark = [(96, 64, 44), (112, 56, 40), (74, 54, 42), (62, 42, 32)]
+        species = light if kind == "light_wood" else dark
+        base = base_rgb or jitter_rgb(species[int(rng.integers(len(species)))], 12)
+        plank_mm = float(rng.uniform(70, 190))
         plank = np.floor(v_mm / plank_mm + rng.uniform(0, 1)).astype(np.int32)
-        n_planks = int(plank.max() - plank.min() + 1)
         plank = plank - plank.min()
-        plank_tone = rng.uniform(0.82, 1.15, size=n_planks).astype(np.float32)
+        n_planks = int(plank.max() + 1)
+        plank_tone = rng.uniform(0.85, 1.12, size=n_planks).astype(np.float32)
         plank_shift = rng.uniform(0, 1000, size=n_planks).astype(np.float32)
-        warp = _fbm(rng, shape, 60 * px, octaves=3, stretch=(1.0, 6.0)) * 6.0
-        period = float(rng.uniform(2.5, 6.0))
-        phase = (v_mm + warp + plank_shift[plank] * 0.37) / period
-        grain = 0.5 + 0.5 * np.sin(2 * np.pi * phase)
-        grain = grain**3
-        fine = _fbm(rng, shape, 8 * px, octaves=3, stretch=(1.0, 10.0))
-        figure = _fbm(rng, shape, 120 * px, octaves=2, stretch=(1.0, 3.0))
-        shade = plank_tone[plank] * (1 - 0.22 * grain + 0.05 * fine + 0.07 * figure)
-        # end joints and seams between planks
-        seam = np.abs(((v_mm / plank_mm) % 1.0) * plank_mm - 0.0)
-        seam = np.minimum(seam, plank_mm - seam)
-        shade = shade * np.where(seam < 0.8, 0.55, 1.0).astype(np.float32)
+        # growth rings: a slowly waving coordinate across the grain, per plank, so the latewood
+        # lines meander and form arches ("cathedrals") where the warp is strong
+        warp = _fbm(rng, shape, 90 * px, octaves=3, stretch=(1.0, 5.0)) * float(
+            rng.uniform(4, 14))
+        period = float(rng.uniform(3.0, 8.0))
+        phase = (v_mm + warp + plank_shift[plank]) / period
+        phase = phase + _fbm(rng, shape, 40 * px, octaves=2, stretch=(1.0, 4.0)) * 0.35
+        frac = phase - np.floor(phase)
+        line_w = float(rng.uniform(0.06, 0.16))
+        latewood = np.exp(-(((frac - 0.5) / line_w) ** 2)).astype(np.float32)
+        pores = _fbm(rng, shape, 3 * px, octaves=2, stretch=(1.0, 12.0))
+        figure = _fbm(rng, shape, 150 * px, octaves=2, stretch=(1.0, 3.0))
+        strength = float(rng.uniform(0.15, 0.35))
+        shade = plank_tone[plank] * (1 - strength * latewood + 0.04 * pores + 0.06 * figure)
+        # seams between planks and butt joints along them
+        seam_d = np.abs((v_mm / plank_mm + 0.5) % 1.0 - 0.5) * plank_mm
+        joints = rng.uniform(0, 2500, size=n_planks).astype(np.float32)
+        joint_d = np.abs((u_mm - joints[plank] + 1200) % 2400 - 1200)
+        seam = (seam_d < 0.7) | (joint_d < 0.5)
+        shade = shade * np.where(seam, 0.5, 1.0).astype(np.float32)
         img = col(base)[None, None, :] * shade[..., None]
-        # warm-dark grain lines
-        img[..., 0] *= 1 - 0.1 * grain
+        # latewood is darker and warmer: less blue and green than the base
+        img[..., 0] *= 1 - 0.15 * latewood
+        img[..., 1] *= 1 - 0.06 * latewood
     elif kind == "white":
         base = base_rgb or jitter_rgb((232, 230, 224), 8)
         n = _fbm(rng, shape, 200 * px, octaves=3) * 0.03 + _fbm(rng, shape, 3 * px, 2) * 0.015
@@ -707,7 +718,9 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
         # a few tinted squares like a printed game board
         ci = np.floor(u_mm / cell).astype(np.int32)
         cj = np.floor(v_mm / cell).astype(np.int32)
-        tint_mask = ((ci * 7 + cj * 13) % int(rng.integers(5, 11))) == 0
+        # a pseudo-random sprinkling of tinted cells (hash of the cell index)
+        hashed = (ci * 73856093) ^ (cj * 19349663)
+        tint_mask = (hashed % 97) < int(rng.integers(3, 14))
         tint = col(jitter_rgb((200, 120, 110), 50))
         img[tint_mask] = img[tint_mask] * 0.4 + tint * 0.6
         du = (u_mm / cell) % 1.0
@@ -894,7 +907,7 @@ def _hand_polys(hand: Hand, arm_mm: float = 800.0) -> list[tuple[str, NDArray[np
     # palm
     palm = capsule((base_u + 18, 0), (wrist_u - 10, 0), palm_w, 66, base_u * 0.1, wrist_u * 0.1,
                    n=10)
-    polys.append(("skin", palm))
+    polys.append(("palm", palm))
     # fingers
     widths = (17.0, 19.0, 18.5, 16.0)
     lens = (0.82, 1.0, 0.95, 0.75)
@@ -904,13 +917,13 @@ def _hand_polys(hand: Hand, arm_mm: float = 800.0) -> list[tuple[str, NDArray[np
         ln = finger_len * lens[i]
         root = (base_u + 8, offs[i])
         tip = (base_u + 8 - ln * math.cos(ang), offs[i] - ln * math.sin(ang) * 1.0)
-        polys.append(("skin", capsule(root, tip, widths[i], widths[i] * 0.85, 8, 0)))
+        polys.append(("finger", capsule(root, tip, widths[i], widths[i] * 0.85, 8, 0)))
     # thumb from the palm's side
     side = 1.0 if hand.spread_deg > 8 else -1.0
     t_root = (base_u + 60, side * 34.0)
     t_ang = math.radians(35 + 2 * hand.spread_deg)
     t_tip = (t_root[0] - 58 * math.cos(t_ang), t_root[1] + side * 58 * math.sin(t_ang))
-    polys.append(("skin", capsule(t_root, t_tip, 24, 19, 12, 4)))
+    polys.append(("finger", capsule(t_root, t_tip, 24, 19, 12, 4)))
     return polys
 
 
@@ -1075,6 +1088,7 @@ class Scene:
                           for _ in range(max(cond.glare_spots, 1))]
         self._glare_aspect = [float(lrng.uniform(0.5, 1.0)) for _ in self._glare_xy]
         self._glare_angle = [float(lrng.uniform(0, 180)) for _ in self._glare_xy]
+        self._glare_window = [bool(lrng.random() < 0.5) for _ in self._glare_xy]
         self._drift_phase = float(lrng.uniform(0, 2 * np.pi))
         self._drift_period = float(lrng.uniform(20, 90))
         self._blob = _fbm(lrng, (max(h // 16, 4), max(w // 16, 4)), max(min(w, h) / 64, 2), 2)
@@ -1286,6 +1300,7 @@ class Scene:
             "pos": pos,
             "angle": ang,
             "foot_world": foot,
+            "top_world": top,
             "hull_xy": xy,
             "top_xy": xy[nb:],
             "corners_xy": cxy,
@@ -1311,8 +1326,31 @@ class Scene:
         # body / sides: the hull of footprint and top, darker (less light reaches the sides)
         hull = cv2.convexHull(g["hull_xy"].astype(np.float32)).reshape(-1, 2).astype(np.float64)
         side = _poly_mask([hull], x0, y0, rw, rh)
-        side_col = _lin((20, 20, 22)) * np.float32(rng.uniform(0.8, 1.2))
-        _blend(img, side, side_col, x0, y0)
+        side_base = _lin((30, 30, 33)) * np.float32(rng.uniform(0.8, 1.2))
+        # each camera-facing side facet lit by the main light (Lambert) plus ambient, relative
+        # to the top face (which faces the light at the elevation angle)
+        az = math.radians(cond.light_azimuth_deg)
+        el = math.radians(max(cond.light_elevation_deg, 5.0))
+        foot_w = g["foot_world"]
+        n = nb = len(foot_w)
+        fxy, txy = g["hull_xy"][:nb], g["hull_xy"][nb:]
+        cam_c = g["cam"].c
+        centre = np.mean(foot_w, axis=0)
+        shade_img = np.full((rh, rw), 0.5, np.float32)
+        for j in range(n):
+            k = (j + 1) % n
+            mid = (foot_w[j] + foot_w[k]) / 2
+            nrm = mid - centre
+            nrm = nrm / (np.hypot(*nrm) or 1.0)
+            to_cam = cam_c[:2] - mid
+            if nrm @ to_cam <= 0:  # facing away from the camera (z is down; camera above)
+                continue
+            diffuse = max(0.0, math.cos(el) * (nrm[0] * math.cos(az) + nrm[1] * math.sin(az)))
+            val = (0.35 + diffuse) / (0.35 + math.sin(el))
+            quad = np.array([fxy[j], fxy[k], txy[k], txy[j]]) - (x0, y0)
+            cv2.fillConvexPoly(shade_img, np.round(quad * _SCALE).astype(np.int32), float(val),
+                               cv2.LINE_8, _SHIFT)
+        _blend(img, side, side_base[None, None, :] * shade_img[..., None], x0, y0)
         # top face with a faint sheen gradient
         top_mask = _poly_mask([g["top_xy"]], x0, y0, rw, rh)
         base = _lin((36, 36, 39)) * np.float32(rng.uniform(0.85, 1.15))
@@ -1366,11 +1404,15 @@ class Scene:
 
     def _draw_hands(self, img: F32, gloss: F32, cam: _Camera, hands: Sequence[Hand],
                     sh_dir: NDArray[np.float64], rng: np.random.Generator) -> F32:
+        """Composite hands/arms (and their soft shadows) into ``img``; returns their alpha."""
         cond = self.conditions
         w, h = self.size
+        q = 4  # shadows are soft: draw and blur them at quarter resolution
+        sw, sh = max(w // q, 1), max(h // q, 1)
+        shadow_all = np.zeros((sh, sw), np.float32)
         alpha_all = np.zeros((h, w), np.float32)
-        shadow_all = np.zeros((h, w), np.float32)
-        layers: list[tuple[F32, NDArray[np.float32], F32]] = []
+        pitch = self._pitch_px(cam)
+        layers = []
         for hand in hands:
             skin = hand.skin_rgb or SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
             a = math.radians(hand.from_deg)
@@ -1378,8 +1420,6 @@ class Scene:
             v = np.array([-u[1], u[0]])
             tr, tc = hand.target
             tip = np.array([(tc - self.mid[1]) * self.pitch_mm, (tr - self.mid[0]) * self.pitch_mm])
-            masks: dict[str, F32] = {}
-            shadow = np.zeros((h, w), np.float32)
             arm_mm = 300.0
             while arm_mm < 4000.0:
                 p3 = np.array([[*(tip + u * arm_mm), -(hand.height_mm + arm_mm * _ARM_RISE)]])
@@ -1390,49 +1430,70 @@ class Scene:
                 if ax_ < -0.1 * w or ax_ > 1.1 * w or ay_ < -0.1 * h or ay_ > 1.1 * h:
                     break
                 arm_mm += 50.0
+            skin_m = np.zeros((h, w), np.uint8)
+            sleeve_m = np.zeros((h, w), np.uint8)
+            crease = np.zeros((h, w), np.uint8)
+            palm_m = np.zeros((h, w), np.uint8)
+            shadow = np.zeros((sh, sw), np.uint8)
+            crease_px = max(1, round(pitch * 0.03))
             for kind, poly in _hand_polys(hand, arm_mm):
                 world_xy = tip + poly[:, :1] * u + poly[:, 1:2] * v
                 height = hand.height_mm + poly[:, 2]
-                pts = np.column_stack([world_xy, -height])
-                xy, z = cam.project(pts)
+                xy, z = cam.project(np.column_stack([world_xy, -height]))
                 keep = z > 0.15 * self.dist
                 if keep.sum() < 3:
                     continue
-                xy = xy[keep]
-                m = _poly_mask([np.clip(xy, -4 * w, 5 * w)], 0, 0, w, h)
-                masks[kind] = np.maximum(masks.get(kind, 0), m)  # type: ignore[arg-type]
-                sw = world_xy[keep] + sh_dir[None, :] * height[keep, None]
-                sxy, sz = cam.project(np.column_stack([sw, np.zeros(len(sw))]))
+                pts = np.round(np.clip(xy[keep], -4 * w, 5 * w) * _SCALE).astype(np.int32)
+                target_m = sleeve_m if kind == "sleeve" else skin_m
+                cv2.fillPoly(target_m, [pts], 255, cv2.LINE_AA, _SHIFT)
+                if kind == "palm":
+                    cv2.fillPoly(palm_m, [pts], 255, cv2.LINE_8, _SHIFT)
+                if kind == "finger":
+                    cv2.polylines(crease, [pts], True, 255, crease_px, cv2.LINE_AA, _SHIFT)
+                s_w = world_xy[keep] + sh_dir[None, :] * height[keep, None]
+                sxy, sz = cam.project(np.column_stack([s_w, np.zeros(len(s_w))]))
                 if np.all(sz > 0):
-                    shadow = np.maximum(shadow, _poly_mask([np.clip(sxy, -4 * w, 5 * w)],
-                                                           0, 0, w, h))
-            if not masks:
+                    spts = np.round(np.clip(sxy / q, -4 * sw, 5 * sw) * _SCALE).astype(np.int32)
+                    cv2.fillPoly(shadow, [spts], 255, cv2.LINE_AA, _SHIFT)
+            union = np.maximum(skin_m, sleeve_m)
+            ys, xs = np.nonzero(union)
+            if len(xs) == 0:
                 continue
-            pitch = self._pitch_px(cam)
-            shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, pitch * hand.height_mm / 120))
-            shadow_all = np.maximum(shadow_all, shadow)
-            skin_mask = masks.get("skin", np.zeros((h, w), np.float32))
-            sleeve_mask = masks.get("sleeve", np.zeros((h, w), np.float32))
-            alpha = np.maximum(skin_mask, sleeve_mask)
-            # rounded shading: darker toward the silhouette
-            dist = cv2.distanceTransform((alpha > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
-            roundness = np.clip(dist / max(pitch * 0.6, 2.0), 0, 1).astype(np.float32)
-            shade = (0.55 + 0.45 * np.sqrt(roundness))[..., None]
-            skin_lin = _lin(skin)
-            col = np.empty((h, w, 3), np.float32)
-            col[:] = skin_lin
+            # soft shadow: penumbra grows with the height above the table
+            sig = max(1.0, pitch * hand.height_mm / 110 / q)
+            shadow_all = np.maximum(shadow_all, cv2.GaussianBlur(
+                shadow.astype(np.float32) * np.float32(1 / 255), (0, 0), sig))
+            x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
+            un = union[y0:y1, x0:x1]
+            alpha = un.astype(np.float32) * np.float32(1 / 255)
+            # rounded limbs: darker toward the silhouette, a little lighter along the ridge
+            dist = cv2.distanceTransform((un > 127).astype(np.uint8), cv2.DIST_L2, 3)
+            roundness = np.clip(dist / max(pitch * 0.7, 2.0), 0, 1)
+            shade = 0.5 + 0.5 * np.sqrt(roundness)
+            cr = crease[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
+            cr *= palm_m[y0:y1, x0:x1] == 0  # creases between fingers, not across the palm
+            cr = cv2.GaussianBlur(cr, (0, 0), max(0.6, pitch * 0.015))
+            shade *= 1 - 0.3 * cr * (dist > 1.5)
+            sl = sleeve_m[y0:y1, x0:x1].astype(np.float32)[..., None] * np.float32(1 / 255)
+            col = np.empty((y1 - y0, x1 - x0, 3), np.float32)
+            col[:] = _lin(skin)
+            # skin is not flat: a little low-frequency mottling
+            mott = _fbm(rng, (y1 - y0, x1 - x0), max(pitch * 0.8, 2.0), 2) * 0.05
+            col *= (1 + mott)[..., None]
             if hand.sleeve_rgb is not None:
-                sl = _lin(hand.sleeve_rgb)
-                col = col * (1 - sleeve_mask[..., None]) + sl[None, None, :] * sleeve_mask[
-                    ..., None]
-            layers.append((alpha, col * shade, shade[..., 0]))
-            alpha_all = np.maximum(alpha_all, alpha)
-        img *= (1 - cond.shadow * 0.8 * shadow_all)[..., None]
-        for alpha, col, _ in layers:
-            img *= (1 - alpha)[..., None]
-            img += col * alpha[..., None]
-            gloss *= 1 - alpha
-            gloss += alpha * 0.04
+                fold = _fbm(rng, (y1 - y0, x1 - x0), max(pitch * 0.5, 2.0), 3) * 0.12
+                sleeve_col = _lin(hand.sleeve_rgb)[None, None, :] * (1 + fold)[..., None]
+                col = col * (1 - sl) + sleeve_col * sl
+            layers.append((x0, y0, alpha, col * shade[..., None]))
+            roi = alpha_all[y0:y1, x0:x1]
+            np.maximum(roi, alpha, out=roi)
+        shadow_full = cv2.resize(shadow_all, (w, h), interpolation=cv2.INTER_LINEAR)
+        img *= (1 - cond.shadow * 0.8 * shadow_full)[..., None]
+        for x0, y0, alpha, col in layers:
+            _blend(img, alpha, col, x0, y0)
+            groi = gloss[y0:y0 + alpha.shape[0], x0:x0 + alpha.shape[1]]
+            groi *= 1 - alpha
+            groi += alpha * 0.04
         return alpha_all
 
     def _light_color(self, t: float) -> NDArray[np.float32]:
@@ -1483,8 +1544,14 @@ class Scene:
             pu = (ca * du + sa * dv) / sig
             pv = (-sa * du + ca * dv) / (sig * self._glare_aspect[i])
             d2 = pu * pu + pv * pv
-            # a bright core with a broad halo (lamp / window reflection)
-            g += cond.glare * (np.exp(-d2 * 2.0) * 0.8 + np.exp(-d2 * 0.4) * 0.2) / (1 + i * 0.4)
+            if self._glare_window[i]:
+                # a window's reflection: a flat-topped rounded rectangle with soft edges
+                d4 = (pu * pu) ** 2 + (pv * pv) ** 2
+                core = 1.0 / (1.0 + (d4 * 1.5) ** 3)
+            else:
+                core = np.exp(-d2 * 2.0)  # a lamp: a round bright core
+            halo = np.exp(-d2 * 0.4)
+            g += cond.glare * (core * 0.8 + halo * 0.2) / (1 + i * 0.4)
         g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR)
         return g.astype(np.float32) * np.float32(cond.exposure)
 
