@@ -21,7 +21,7 @@ assignment over the window's empty cells then checks only the run itself.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from typing import cast
 
@@ -70,23 +70,12 @@ def largest_group(hand: Sequence[Tile]) -> list[Tile]:
     return best
 
 
-def _arm(cells: dict[Cell, Tile], r: int, c: int, dr: int, dc: int) -> list[Tile]:
-    out: list[Tile] = []
-    r += dr
-    c += dc
-    while (r, c) in cells:
-        out.append(cells[(r, c)])
-        r += dr
-        c += dc
-    return out
-
-
 def legal_placements(board: Board, hand: Sequence[Tile]) -> Iterator[Placement]:
     """Every legal placement of any non-empty sub-multiset of ``hand`` on ``board``, each once.
 
     On an empty board the placements are laid from ``(0, 0)`` rightwards (a row) or downwards
     (a column): positions are relative, so translations are not repeated. Tiles in a placement
-    are in reading order (row, then column).
+    are in line order (left to right, top to bottom).
 
     Args:
         board: the table (may hold impossible states; placements touching broken lines are
@@ -104,109 +93,149 @@ def legal_placements(board: Board, hand: Sequence[Tile]) -> Iterator[Placement]:
     if not cells:
         yield from _opening_placements(kinds)
         return
+    bits = _Bits()
+    kind_bits = [(bits.color(t.color), bits.shape(t.shape)) for t in kinds]
+    tile_bits = {t: (bits.color(t.color), bits.shape(t.shape)) for t in set(cells.values())}
+    n_hand = min(len(hand), MAX_LINE)
+    singles: set[tuple[Cell, int]] = set()
+    transposed = {(c, r): t for (r, c), t in cells.items()}
+    for flip, grid in ((False, cells), (True, transposed)):
+        for run_cells, picks in _row_runs(grid, kinds, kind_bits, tile_bits, n_hand):
+            if flip:
+                run_cells = [(c, r) for r, c in run_cells]
+            if len(picks) == 1:
+                key = (run_cells[0], picks[0])
+                if key in singles:
+                    continue
+                singles.add(key)
+            yield Placement(
+                tuple((Pos(*cell), kinds[k]) for cell, k in zip(run_cells, picks, strict=True))
+            )
 
-    rows = [p[0] for p in cells]
-    cols = [p[1] for p in cells]
-    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
-    n_hand = len(hand)
-    singles: set[tuple[Cell, Tile]] = set()
-    perp_cache: dict[tuple[int, Cell], list[Tile]] = {}
 
-    def accepts(direction: int, cell: Cell) -> list[Tile]:
-        """Kinds that fit ``cell`` given its perpendicular line (direction 0 = row run)."""
-        key = (direction, cell)
-        got = perp_cache.get(key)
+class _Bits:
+    """Colour and shape names as bits, so a line check is two popcounts."""
+
+    def __init__(self) -> None:
+        self._colors: dict[str, int] = {}
+        self._shapes: dict[object, int] = {}
+
+    def color(self, name: str) -> int:
+        return 1 << self._colors.setdefault(name, len(self._colors))
+
+    def shape(self, shape: object) -> int:
+        return 1 << self._shapes.setdefault(shape, len(self._shapes))
+
+
+def _ok(cm: int, sm: int, n: int) -> bool:
+    """Whether ``n`` tiles whose colour/shape bits are ``cm``/``sm`` form a valid line."""
+    if n <= 1:
+        return True
+    return (cm & (cm - 1) == 0 and sm.bit_count() == n) or (
+        sm & (sm - 1) == 0 and cm.bit_count() == n
+    )
+
+
+def _row_runs(
+    cells: dict[Cell, Tile],
+    kinds: list[Tile],
+    kind_bits: list[tuple[int, int]],
+    tile_bits: dict[Tile, tuple[int, int]],
+    n_hand: int,
+) -> Iterator[tuple[list[Cell], list[int]]]:
+    """Placements whose tiles lie in one *row*: ``(empty cells, kind indices)`` pairs.
+
+    A window ``[a, b]`` of a row whose outside neighbours are empty becomes one run once its
+    empty cells are filled; each empty cell accepts the kinds its column allows (computed once).
+    """
+    by_row: dict[int, list[int]] = defaultdict(list)
+    for r, c in cells:
+        by_row[r].append(c)
+    accept_cache: dict[Cell, list[int]] = {}
+    all_kinds = list(range(len(kinds)))
+
+    def accepts(cell: Cell) -> list[int]:
+        got = accept_cache.get(cell)
         if got is None:
             r, c = cell
-            if direction == 0:
-                perp = _arm(cells, r, c, -1, 0)[::-1] + _arm(cells, r, c, 1, 0)
-            else:
-                perp = _arm(cells, r, c, 0, -1)[::-1] + _arm(cells, r, c, 0, 1)
-            if not perp:
-                got = kinds
-            elif len(perp) >= MAX_LINE or not _valid_run(perp):
+            cm = sm = n = 0
+            for dr in (-1, 1):
+                rr = r + dr
+                while (rr, c) in cells:
+                    b = tile_bits[cells[(rr, c)]]
+                    cm |= b[0]
+                    sm |= b[1]
+                    n += 1
+                    rr += dr
+            if n == 0:
+                got = all_kinds
+            elif n >= MAX_LINE:
                 got = []
             else:
-                got = [t for t in kinds if _valid_run([*perp, t])]
-            perp_cache[key] = got
+                got = [k for k, (cb, sb) in enumerate(kind_bits) if _ok(cm | cb, sm | sb, n + 1)]
+            accept_cache[cell] = got
         return got
 
-    for direction in (0, 1):
-        # direction 0: runs along a row (cells (r, c..)); 1: along a column.
-        outer = range(r0 - 1, r1 + 2) if direction == 0 else range(c0 - 1, c1 + 2)
-        inner_lo = (c0 if direction == 0 else r0) - MAX_LINE
-        inner_hi = (c1 if direction == 0 else r1) + 1
-
-        def cell_at(line: int, i: int, d: int = direction) -> Cell:
-            return (line, i) if d == 0 else (i, line)
-
-        for line in outer:
-            for a in range(inner_lo, inner_hi + 1):
-                if cell_at(line, a - 1) in cells:
-                    continue
-                empties: list[Cell] = []
-                fixed: list[Tile] = []
-                options: list[list[Tile]] = []
-                touches = False
-                for b in range(a, a + MAX_LINE):
-                    cb = cell_at(line, b)
-                    tb = cells.get(cb)
-                    if tb is not None:
-                        fixed.append(tb)
-                        touches = True
-                    else:
-                        acc = accepts(direction, cb)
-                        if not acc or len(empties) >= n_hand:
-                            break
-                        empties.append(cb)
-                        options.append(acc)
-                        r, c = cb
-                        if not touches and (
-                            (r - 1, c) in cells
-                            or (r + 1, c) in cells
-                            or (r, c - 1) in cells
-                            or (r, c + 1) in cells
-                        ):
-                            touches = True
-                    if cell_at(line, b + 1) in cells:
-                        continue  # the run would go on: not a maximal window
-                    if not empties or not touches or not _valid_run(fixed):
-                        continue
-                    if len(empties) == 1:
-                        for t in options[0]:
-                            if _valid_run([*fixed, t]) and (empties[0], t) not in singles:
-                                singles.add((empties[0], t))
-                                yield Placement(((Pos(*empties[0]), t),))
-                        continue
-                    yield from _assign(empties, options, fixed, hand)
-
-
-def _assign(
-    empties: list[Cell], options: list[list[Tile]], fixed: list[Tile], hand: Sequence[Tile]
-) -> Iterator[Placement]:
-    """Every assignment of distinct hand kinds to ``empties`` making a valid run with ``fixed``."""
-    n = len(empties)
-    chosen: list[Tile] = []
-    run: list[Tile] = list(fixed)
-    avail = Counter(hand)
-
-    def rec(i: int) -> Iterator[Placement]:
-        if i == n:
-            yield Placement(tuple((Pos(*empties[j]), chosen[j]) for j in range(n)))
-            return
-        for t in options[i]:
-            if avail[t] <= 0:
+    for r in sorted(set(by_row) | {r + 1 for r in by_row} | {r - 1 for r in by_row}):
+        near = by_row.get(r - 1, []) + by_row.get(r, []) + by_row.get(r + 1, [])
+        lo, hi = min(near), max(near)
+        for a in range(lo - MAX_LINE + 1, hi + 1):
+            if (r, a - 1) in cells:
                 continue
-            run.append(t)
-            if _valid_run(run):
-                avail[t] -= 1
-                chosen.append(t)
-                yield from rec(i + 1)
-                chosen.pop()
-                avail[t] += 1
-            run.pop()
+            empties: list[Cell] = []
+            options: list[list[int]] = []
+            fcm = fsm = fn = 0
+            touches = False
+            for b in range(a, a + MAX_LINE):
+                t = cells.get((r, b))
+                if t is not None:
+                    cb, sb = tile_bits[t]
+                    fcm |= cb
+                    fsm |= sb
+                    fn += 1
+                    touches = True
+                else:
+                    acc = accepts((r, b))
+                    if not acc or len(empties) >= n_hand:
+                        break
+                    empties.append((r, b))
+                    options.append(acc)
+                    if not touches and ((r - 1, b) in cells or (r + 1, b) in cells):
+                        touches = True
+                if (r, b + 1) in cells:
+                    continue  # the run would go on: not a maximal window
+                if not empties or not touches or not _ok(fcm, fsm, fn):
+                    continue
+                for picks in _fill(options, kind_bits, fcm, fsm, fn):
+                    yield empties, picks
 
-    yield from rec(0)
+
+def _fill(
+    options: list[list[int]], kind_bits: list[tuple[int, int]], cm: int, sm: int, n: int
+) -> Iterator[list[int]]:
+    """Every choice of one distinct kind per empty cell keeping the run valid (depth first)."""
+    depth = len(options)
+    picks: list[int] = []
+
+    def rec(i: int, cm: int, sm: int, n: int, used: int) -> Iterator[list[int]]:
+        if i == depth:
+            yield list(picks)
+            return
+        n1 = n + 1
+        for k in options[i]:
+            if used >> k & 1:
+                continue
+            cb, sb = kind_bits[k]
+            cm1 = cm | cb
+            sm1 = sm | sb
+            if (cm1 & (cm1 - 1) == 0 and sm1.bit_count() == n1) or (
+                sm1 & (sm1 - 1) == 0 and cm1.bit_count() == n1
+            ):
+                picks.append(k)
+                yield from rec(i + 1, cm1, sm1, n1, used | 1 << k)
+                picks.pop()
+
+    yield from rec(0, cm, sm, n, 0)
 
 
 def _opening_placements(kinds: list[Tile]) -> Iterator[Placement]:
