@@ -1,0 +1,163 @@
+"""The calibration wizard: JSON endpoints on a real app, and the page in a real browser."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.profile import Palette, load_profile
+from scorer.model import Board, Shape, Tile
+
+from .conftest import Client
+from .synth import CASTS, paint_line
+
+CLASSIC = Palette.classic()
+
+
+def _png(img: np.ndarray) -> io.BytesIO:
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return io.BytesIO(buf.tobytes())
+
+
+def _line_png(missing_purple: bool = False, seed: int = 3) -> io.BytesIO:
+    colours = [CLASSIC.rgb[n] for n in CLASSIC.names]
+    if missing_purple:
+        colours[5] = (27, 26, 28)
+    img, _ = paint_line(colours, cast=CASTS["warm"], seed=seed)
+    return _png(img)
+
+
+def test_page_and_json_twin(client: Client) -> None:
+    r = client.get("/calibrate")
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "Learn colours" in html and "calibrate.js" in html and 'id="save" disabled' in html
+    s = client.get("/calibrate/api/state").get_json()
+    assert s["pending"] is None and s["saved"] is None
+    assert s["profile_path"].endswith("profile.json")
+
+
+def test_post_without_csrf_is_refused(app: Any) -> None:
+    r = app.test_client().post("/calibrate/api/save", headers={"Accept": "application/json"})
+    assert r.status_code == 400
+    assert r.get_json()["error"] == "csrf"
+
+
+def test_save_is_gated_on_coverage(client: Client, tmp_path: Path) -> None:
+    r = client.post("/calibrate/api/colours", data={
+        "image": (_line_png(missing_purple=True), "line.png"), "order": "palette"})
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["complete"] is False and body["missing"] == ["purple"]
+    assert body["coverage"]["purple"] is False and body["coverage"]["red"] is True
+    r = client.post("/calibrate/api/save")
+    assert r.status_code == 409
+    assert r.get_json()["error"] == "coverage_incomplete"
+    assert "no clean samples for 'purple'" in r.get_json()["message"]
+    assert not (tmp_path / "profile.json").exists()
+    # a complete line: saved, and the state shows it
+    r = client.post("/calibrate/api/colours", data={"image": (_line_png(), "line.png")})
+    assert r.get_json()["complete"] is True
+    r = client.post("/calibrate/api/save")
+    assert r.status_code == 200, r.get_json()
+    prof = load_profile(tmp_path / "profile.json")
+    assert prof.palette.calibrated and prof.white_balance is not None
+    s = client.get("/calibrate/api/state").get_json()
+    assert s["pending"] is None and s["saved"]["calibrated"] is True
+
+
+def test_errors_are_json(client: Client) -> None:
+    r = client.post("/calibrate/api/colours", data={"image": (io.BytesIO(b"nope"), "x.png")})
+    assert r.status_code == 400 and r.get_json()["error"] == "bad_image"
+    r = client.post("/calibrate/api/colours", data={})
+    assert r.status_code == 400 and r.get_json()["error"] == "no_image"
+    blank = np.full((360, 640, 3), (130, 170, 196), np.uint8)
+    r = client.post("/calibrate/api/colours", data={"image": (_png(blank), "b.png")})
+    assert r.status_code == 422 and "reference line not found" in r.get_json()["message"]
+    r = client.post("/calibrate/api/colours", data={"image": (_line_png(), "l.png"),
+                                                    "palette": "red,magenta"})
+    assert r.status_code == 400 and "magenta" in r.get_json()["message"]
+    r = client.post("/calibrate/api/save")
+    assert r.status_code == 409 and r.get_json()["error"] == "nothing_to_save"
+
+
+def test_clicked_corners_store_geometry(client: Client, tmp_path: Path) -> None:
+    body = {"corners": [[10, 10], [600, 20], [620, 340], [5, 330]], "image_size": [640, 360],
+            "table_mm": [900, 600], "tile_mm": 33}
+    r = client.post("/calibrate/api/geometry", json=body)
+    assert r.status_code == 200, r.get_json()
+    geo = load_profile(tmp_path / "profile.json").geometry
+    assert geo is not None and geo.source == "corners" and geo.tile_pitch == 33.0
+    tx, ty = geo.image_to_table(620, 340)
+    assert abs(tx - 900) < 1e-6 and abs(ty - 600) < 1e-6
+    # colours saved afterwards keep the geometry
+    client.post("/calibrate/api/colours", data={"image": (_line_png(), "line.png")})
+    assert client.post("/calibrate/api/save").status_code == 200
+    assert load_profile(tmp_path / "profile.json").geometry == geo
+    bad = client.post("/calibrate/api/geometry", json={**body, "corners": [[1, 2]]})
+    assert bad.status_code == 400 and bad.get_json()["error"] == "bad_corners"
+    r = client.post("/calibrate/api/geometry", data={"image": (_line_png(), "l.png")})
+    assert r.status_code == 422 and "markers not found" in r.get_json()["message"]
+
+
+def test_marker_sheet_download(client: Client) -> None:
+    r = client.get("/calibrate/markers.pdf")
+    assert r.status_code == 200 and r.mimetype == "application/pdf"
+    assert r.data.startswith(b"%PDF")
+
+
+def test_live_classification_with_the_learned_palette(client: Client) -> None:
+    render = pytest.importorskip("vision.render")
+    pytest.importorskip("vision.detect")
+    shapes = list(Shape)
+    order = [2, 0, 4, 1, 5, 3]
+    line = Board(((0, i), Tile(CLASSIC.names[k], shapes[i])) for i, k in enumerate(order))
+    scene = render.Scene(render.PRESETS["warm"], 5, size=(960, 540))
+    client.post("/calibrate/api/colours",
+                data={"image": (_png(scene.frame(line).image_bgr), "line.png")})
+    board = Board(((r, c), Tile(CLASSIC.names[(r * 3 + c) % 6], shapes[(r + c) % 6]))
+                  for r in range(2) for c in range(4))
+    frame = scene.frame(board, t=1.0)
+    r = client.post("/calibrate/api/classify", data={"image": (_png(frame.image_bgr), "b.png")})
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["profile"] == "pending"
+    truth = {(round(t.center_xy[0]), round(t.center_xy[1])): t.tile.color for t in frame.truth}
+    right = 0
+    for t in body["tiles"]:
+        near = min(truth, key=lambda p: (p[0] - t["x"]) ** 2 + (p[1] - t["y"]) ** 2)
+        right += truth[near] == t["color"]
+    assert len(body["tiles"]) >= 7 and right >= len(body["tiles"]) - 1
+
+
+@pytest.mark.browser
+def test_wizard_in_a_real_browser(page: Any, live_server: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    missing = tmp_path / "missing.png"
+    missing.write_bytes(_line_png(missing_purple=True).getvalue())
+    good = tmp_path / "good.png"
+    good.write_bytes(_line_png().getvalue())
+    page.goto(f"{live_server.url}/calibrate")
+    expect(page.locator("#save")).to_be_disabled()
+    page.select_option("#order", "palette")
+    page.set_input_files("#photo", str(missing))
+    expect(page.locator("#message")).to_contain_text("Photo ready")
+    page.click("#learn")
+    expect(page.locator("#message")).to_contain_text("no clean samples for 'purple'")
+    expect(page.locator("#coverage li.missing")).to_have_count(1)
+    expect(page.locator("#save")).to_be_disabled()
+    page.set_input_files("#photo", str(good))
+    expect(page.locator("#message")).to_contain_text("Photo ready")
+    page.click("#learn")
+    expect(page.locator("#coverage li.ok")).to_have_count(6)
+    expect(page.locator("#save")).to_be_enabled()
+    page.click("#save")
+    expect(page.locator("#message")).to_contain_text("Saved to")
+    assert load_profile(tmp_path / "profile.json").palette.calibrated
