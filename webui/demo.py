@@ -182,11 +182,12 @@ class LogReplayDemo:
 
 def _start_pipeline_demo(app: Flask, progress: bool) -> Any:
     """The tracking issue's demo pipeline, when installed; None otherwise."""
+    from webui.live import start_pipeline_demo
+
     try:
-        from webui.live import start_pipeline_demo
+        return start_pipeline_demo(app, progress=progress)
     except ImportError:
         return None
-    return start_pipeline_demo(app, progress=progress)
 
 
 def start_demo(

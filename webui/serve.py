@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import socket
 import tempfile
 import threading
 import time
@@ -93,6 +94,14 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _check_bind(host: str, port: int) -> None:
+    """Raise OSError if ``host:port`` cannot be bound (Werkzeug would ``sys.exit`` instead)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((host, port))
+
+
 def register(subparsers: Any) -> None:
     """Add ``tabletally serve`` to the CLI (``webui.cli`` calls this)."""
     p = subparsers.add_parser(
@@ -147,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:  # an unusable store file: one line, no traceback
         raise CLIError(f"cannot open the game store: {e}", 1) from None
     try:
+        _check_bind(args.host, args.port)
         server = ServerThread(app, args.host, args.port)
     except OSError as e:
         raise CLIError(

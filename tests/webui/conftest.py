@@ -82,3 +82,30 @@ def game_id(client: Client) -> int:
 @pytest.fixture
 def dutch_record() -> dict[str, Any]:
     return json.loads(DUTCH.read_text(encoding="utf-8"))
+
+
+# -- browser tests (pytest-playwright on Debian's chromium) -------------------------------------
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch /usr/bin/chromium (Playwright's own browser download cannot work here)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is not installed (make browser installs it)")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": BROWSER_ARGS}
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[Any]:
+    """The app on a real threaded server on 127.0.0.1 (a free port)."""
+    from webui.serve import ServerThread
+
+    with ServerThread(app) as srv:
+        yield srv

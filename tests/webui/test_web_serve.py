@@ -1,0 +1,92 @@
+"""``tabletally serve``: argument errors are one line; the real server starts and stops."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from webui.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_serve_is_registered(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ("--camera", "--demo", "--host", "--port", "--db", "--pin"):
+        assert flag in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--port", "70000"], "--port 70000: expected 0..65535"),
+        (["serve", "--demo", "--camera", "0"], "cannot be combined"),
+    ],
+)
+def test_bad_arguments_are_one_line(argv: list[str], message: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_port_in_use_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "g.sqlite3")]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and "Traceback" not in err
+
+
+def test_unusable_store_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    assert main(["serve", "--port", "0", "--db", str(bad)]) == 1
+    assert "cannot open the game store" in capsys.readouterr().err
+
+
+def test_bad_camera_source_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"),
+                 "--camera", str(tmp_path / "missing.mp4")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "missing.mp4" in err and "Traceback" not in err
+
+
+def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webui.cli", "serve", "--port", "0", "--db",
+         str(tmp_path / "g.sqlite3")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = None
+        assert proc.stdout is not None
+        for _ in range(20):
+            line = proc.stdout.readline()
+            m = re.search(r"open (http://127\.0\.0\.1:\d+)", line)
+            if m:
+                url = m.group(1)
+                break
+        assert url, "the server did not print its URL"
+        with urllib.request.urlopen(url + "/api/games", timeout=10) as r:
+            assert json.load(r) == []
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
