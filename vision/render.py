@@ -32,9 +32,12 @@ tile does not move between frames of a :class:`Scene`.
 
 from __future__ import annotations
 
+import colorsys
+import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
 
 import cv2
@@ -46,16 +49,19 @@ from scorer.model import Board, Pos, Shape, Tile
 from vision.observation import Lattice, Observation, TileObservation
 
 __all__ = [
+    "GOLDEN_DIR",
     "HIDDEN_COVER",
     "PRESETS",
     "SURFACES",
     "TILE_MM",
     "Bump",
     "Conditions",
+    "GoldenScene",
     "Hand",
     "Rendered",
     "Scene",
     "TruthTile",
+    "load_golden",
     "render",
     "truth_observation",
 ]
@@ -582,6 +588,11 @@ def _fbm(rng: np.random.Generator, shape: tuple[int, int], cell_px: float,
     return out / np.float32(math.sqrt(total))
 
 
+def _hsv_rgb(h: float, s: float, v: float) -> tuple[int, int, int]:
+    r, g, b = colorsys.hsv_to_rgb(float(h) % 1.0, float(s), float(v))
+    return (round(255 * r), round(255 * g), round(255 * b))
+
+
 def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int],
                      mm_per_px: float, base_rgb: tuple[int, int, int] | None,
                      pitch_mm: float) -> U8:
@@ -649,7 +660,8 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
             base = base_rgb or jitter_rgb((34, 110, 60), 15)
             weave = _fbm(rng, shape, 1.5 * px, octaves=2) * 0.06
         else:
-            base = base_rgb or tuple(int(v) for v in rng.integers(30, 230, size=3))  # type: ignore[assignment]
+            base = base_rgb or _hsv_rgb(rng.uniform(0, 1), rng.uniform(0.15, 0.75),
+                                        rng.uniform(0.2, 0.9))
             period = float(rng.uniform(0.8, 1.6))
             weave = (np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period)
                      * 0.05).astype(np.float32)
@@ -701,7 +713,12 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
     elif kind == "noise_cloth":
         n1 = _fbm(rng, shape, float(rng.uniform(15, 50)) * px, octaves=4)
         n2 = _fbm(rng, shape, float(rng.uniform(10, 40)) * px, octaves=3)
-        cols = [col(tuple(int(v) for v in rng.integers(10, 250, size=3))) for _ in range(4)]
+        # a printed fabric: colours around one hue (analogous scheme), moderate saturation
+        hue0 = float(rng.uniform(0, 1))
+        cols = []
+        for _ in range(4):
+            hue = (hue0 + rng.uniform(-0.12, 0.12)) % 1.0
+            cols.append(col(_hsv_rgb(hue, rng.uniform(0.2, 0.7), rng.uniform(0.3, 0.95))))
         img = np.empty((h, w, 3), np.float32)
         img[:] = cols[0]
         for c, m in ((cols[1], n1 > 0.3), (cols[2], n2 > 0.5), (cols[3], (n1 < -0.6) & (n2 < 0))):
@@ -1013,7 +1030,6 @@ class Scene:
             r0 = c0 = 0
             r1 = c1 = 0
         self.mid = ((r0 + r1) / 2.0, (c0 + c1) / 2.0)
-        target = np.array([0.0, 0.0, 0.0])
         off = np.array(cond.center_offset, np.float64)
         if fit:
             corners = np.array([[c, r] for r in (r0 - 0.6, r1 + 0.6)
@@ -1025,32 +1041,41 @@ class Scene:
         world = np.column_stack([(corners[:, 0] - self.mid[1]) * self.pitch_mm,
                                  (corners[:, 1] - self.mid[0]) * self.pitch_mm,
                                  np.full(len(corners), -self.thick_mm)])
-        # put the board centre at the wanted image offset, backing off until the board fits
-        for _ in range(8):
+        # put the board centre at the wanted image offset; then the nearest camera distance
+        # (>= the one giving ``tile_px``) at which the board fits, by bisection on log(dist)
+        margin = 0.04 * min(w, h)
+
+        def aim(d: float, o: NDArray[np.float64]) -> NDArray[np.float64]:
+            tgt = np.zeros(3)
             for _ in range(3):
-                cam = _make_camera(self.size, cond, target, dist)
-                hinv = np.linalg.inv(cam.plane_h(0.0))
-                want = np.array([w / 2 + off[0] * w, h / 2 + off[1] * h, 1.0])
-                p = hinv @ want
-                # table point now seen at the wanted pixel should become the board centre
-                target = target - np.array([p[0] / p[2], p[1] / p[2], 0.0])
-            cam = _make_camera(self.size, cond, target, dist)
+                cam = _make_camera(self.size, cond, tgt, d)
+                p = np.linalg.inv(cam.plane_h(0.0)) @ np.array(
+                    [w / 2 + o[0] * w, h / 2 + o[1] * h, 1.0])
+                # the table point seen at the wanted pixel should become the board centre
+                tgt = tgt - np.array([p[0] / p[2], p[1] / p[2], 0.0])
+            return tgt
+
+        def fits(d: float, o: NDArray[np.float64]) -> bool:
+            cam = _make_camera(self.size, cond, aim(d, o), d)
             xy, z = cam.project(world)
-            margin = 0.04 * min(w, h)
-            if np.any(z <= 0):
-                dist *= 1.5
-                continue
-            over = max((xy[:, 0].max() - xy[:, 0].min()) / (w - 2 * margin),
-                       (xy[:, 1].max() - xy[:, 1].min()) / (h - 2 * margin))
-            if over > 1.0:
-                dist *= float(over) * 1.02
-                continue
+            if np.any(z <= 0.05 * d):
+                return False
             lo, hi = xy.min(axis=0), xy.max(axis=0)
-            outside = min(lo[0], lo[1]) < margin or hi[0] > w - margin or hi[1] > h - margin
-            if fit and outside:
-                off = off * 0.5
-                continue
-            break
+            return bool(lo[0] >= margin and lo[1] >= margin and hi[0] <= w - margin
+                        and hi[1] <= h - margin)
+
+        if not fits(dist, off):
+            if not fits(dist * 1000.0, off):
+                off = np.zeros(2)
+            lo_d, hi_d = dist, dist * 1000.0
+            for _ in range(40):
+                mid_d = math.sqrt(lo_d * hi_d)
+                if fits(mid_d, off):
+                    hi_d = mid_d
+                else:
+                    lo_d = mid_d
+            dist = hi_d
+        target = aim(dist, off)
         self.target = target
         self.dist = dist
         self.camera = _make_camera(self.size, cond, target, dist)
@@ -1616,3 +1641,77 @@ def render(board: Board, conditions: Conditions, seed: int, *,
     """
     scene = Scene(conditions, seed, size=size, palette=palette, fit=board if board else None)
     return scene.frame(board, hands=hands)
+
+
+# ----------------------------------------------------------------------------------------------
+# Golden scenes (tests/data/golden, written by benchmarks/make_golden.py)
+# ----------------------------------------------------------------------------------------------
+#: Where the repository keeps the golden scenes.
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "golden"
+
+
+@dataclass(frozen=True, eq=False)
+class GoldenScene:
+    """One stored golden scene with its truth.
+
+    Attributes:
+        name: what the scene stresses (a :data:`PRESETS` name, ``connect_white``,
+            ``custom_paints`` or ``hard_<k>``).
+        path: the JPEG file.
+        image_bgr: (H, W, 3) uint8, decoded.
+        truth: per tile, as :class:`TruthTile`.
+        image_from_grid: (3, 3) float64, as :attr:`Rendered.image_from_grid`.
+        pitch_px: lattice pitch at the board centre, pixels.
+        palette: the tile set's colours (a :class:`Palette`).
+        conditions: the conditions, as stored (a plain dict).
+    """
+
+    name: str
+    path: Path
+    image_bgr: U8
+    truth: list[TruthTile]
+    image_from_grid: NDArray[np.float64]
+    pitch_px: float
+    palette: Palette
+    conditions: dict[str, Any] = field(default_factory=dict)
+
+    def board(self, *, visible_only: bool = True) -> Board:
+        """The truth as a :class:`Board` (only visible tiles by default)."""
+        return Board((t.pos, t.tile) for t in self.truth if t.visible or not visible_only)
+
+
+def load_golden(directory: str | Path = GOLDEN_DIR) -> list[GoldenScene]:
+    """Read the golden scenes (``golden.json`` + JPEGs) from ``directory``.
+
+    Raises:
+        FileNotFoundError: no ``golden.json`` there.
+        ValueError: an unreadable image or a malformed index (the message names the file).
+    """
+    d = Path(directory)
+    index_path = d / "golden.json"
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    if index.get("format") != "tabletally-golden/1":
+        raise ValueError(f"{index_path}: not a tabletally-golden/1 index")
+    scenes = []
+    for s in index["scenes"]:
+        path = d / s["image"]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError(f"{path}: unreadable image")
+        truth = [
+            TruthTile(
+                pos=Pos(t["row"], t["col"]),
+                tile=Tile(t["color"], Shape(t["shape"])),
+                center_xy=(float(t["x"]), float(t["y"])),
+                corners_xy=tuple((float(x), float(y)) for x, y in t["corners"]),  # type: ignore[arg-type]
+                visible=bool(t["visible"]),
+                covered=float(t.get("covered", 0.0)),
+            )
+            for t in s["tiles"]
+        ]
+        scenes.append(GoldenScene(
+            name=s["name"], path=path, image_bgr=image, truth=truth,
+            image_from_grid=np.array(s["image_from_grid"], np.float64),
+            pitch_px=float(s["pitch_px"]), palette=Palette.from_hex(s["palette"]),
+            conditions=dict(s["conditions"])))
+    return scenes

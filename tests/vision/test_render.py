@@ -13,6 +13,7 @@ from calibration.profile import Palette, srgb_to_lab
 from scorer.model import Board, Pos, Shape, Tile
 from vision.observation import Observation
 from vision.render import (
+    GOLDEN_DIR,
     HIDDEN_COVER,
     PRESETS,
     Bump,
@@ -20,6 +21,7 @@ from vision.render import (
     Hand,
     Rendered,
     Scene,
+    load_golden,
     render,
     truth_observation,
 )
@@ -253,3 +255,50 @@ def test_truth_observation() -> None:
     assert obs.lattice is not None
     assert 0.0 <= obs.occluded_fraction <= 1.0
     assert obs.palette == ("red", "orange", "yellow", "green", "blue", "purple")
+
+
+# -- golden scenes ------------------------------------------------------------------------------
+def test_golden_set_is_complete_small_and_consistent() -> None:
+    scenes = load_golden()
+    names = {s.name for s in scenes}
+    assert set(PRESETS) <= names
+    assert {"connect_white", "custom_paints"} <= names
+    sizes = [s.path.stat().st_size for s in scenes]
+    assert max(sizes) <= 150_000
+    assert sum(sizes) <= 1_500_000
+    for s in scenes:
+        h, w = s.image_bgr.shape[:2]
+        assert s.truth, s.name
+        for t in s.truth:
+            assert 0 <= t.center_xy[0] < w and 0 <= t.center_xy[1] < h, (s.name, t.pos)
+            p = s.image_from_grid @ np.array([t.pos.col, t.pos.row, 1.0])
+            assert np.hypot(*(p[:2] / p[2] - t.center_xy)) < 0.2 * s.pitch_px, (s.name, t.pos)
+            assert t.tile.color in s.palette.names
+        if s.name == "hand":
+            assert any(not t.visible for t in s.truth)
+            assert any(t.visible for t in s.truth)
+        else:
+            assert all(t.visible for t in s.truth), s.name
+
+
+@pytest.mark.parametrize("name", ["easy", "connect_white", "custom_paints", "white_table"])
+def test_golden_symbol_colours_are_nearest_their_palette_colour(name: str) -> None:
+    scene = next(s for s in load_golden() if s.name == name)
+    lab_img = cv2.cvtColor(scene.image_bgr, cv2.COLOR_BGR2LAB).astype(float)
+    refs = {n: np.array(scene.palette.lab[n]) for n in scene.palette.names}
+    wrong = []
+    for t in scene.truth:
+        x, y = np.round(t.center_xy).astype(int)
+        px = lab_img[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3).mean(axis=0)
+        lab = np.array([px[0] * 100 / 255, px[1] - 128, px[2] - 128])
+        nearest = min(refs, key=lambda n: float(np.sum((refs[n] - lab) ** 2)))
+        if nearest != t.tile.color:
+            wrong.append((t.pos, t.tile.color, nearest))
+    assert not wrong
+
+
+@pytest.mark.slow
+def test_golden_set_regenerates_identically() -> None:
+    from benchmarks.make_golden import check
+
+    assert check(GOLDEN_DIR) == []
