@@ -15,11 +15,12 @@ The reading of one image goes:
    reference it is compared with). Lightness keeps a weak weight (``lightness_weight``) after
    that: it is needed for white vs yellow vs grey, but shading makes it the least reliable.
 3. **Scene adaptation (EM).** The symbols in view are assigned to their nearest references;
-   then one further diagonal correction (per-channel log-gain, shrunk towards none for few
-   tiles) is fitted so the assigned symbols' cluster centres meet their references, and the
-   symbols are assigned again. This is k-means with the palette as the fixed set of cluster
-   names: clusters of the scene's own colours are named by the palette, so a warm, cool or
-   tinted light moves all clusters together and the naming follows.
+   then one further diagonal correction (per-channel gain, least squares over the cluster
+   means in linear RGB, shrunk towards none for few tiles) is fitted so the assigned symbols'
+   cluster centres meet their references, and the symbols are assigned again. This is
+   k-means with the palette as the fixed set of cluster names: clusters of the scene's own
+   colours are named by the palette, so a warm, cool or tinted light moves all clusters
+   together and the naming follows.
 
 Distances are CIE76 Delta E in CIELAB (D65), with L* down-weighted.
 """
@@ -122,8 +123,11 @@ def classify_colours(
 
     Args:
         symbol_rgb: ``(N, 3)`` mean sRGB of each symbol's inner pixels, 0..255 (R, G, B order).
-        body_rgb: ``(M, 3)`` mean sRGB of tile-body pixels (any number of samples), or None
-            to skip white balance.
+        body_rgb: ``(N, 3)`` sRGB of each symbol's tile body (its margin), or None to skip
+            white balance. In linear RGB the body is subtracted from its symbol: glare (the
+            illuminant's specular reflection) adds the same light to both, and black paint's
+            own reflectance is small and neutral, so the difference is the symbol's diffuse
+            colour under the scene's light.
         palette: the names and references (``palette.rgb``).
         settings: thresholds.
 
@@ -136,6 +140,8 @@ def classify_colours(
     wb = np.ones(3)
     if body_rgb is not None and len(body_rgb):
         body = linear_from_srgb(np.asarray(body_rgb, np.float64).reshape(-1, 3) / 255.0)
+        if len(body) == len(sym):
+            sym = np.maximum(sym - body, 1e-4)
         med = np.median(body, axis=0)
         if np.all(med > 1e-5):
             wb = np.clip(med.mean() / med, 1.0 / settings.max_wb_gain, settings.max_wb_gain)
@@ -167,18 +173,18 @@ def classify_colours(
     for _ in range(settings.em_iterations):
         assign = d.argmin(axis=1)
         s = sym * wb / exposure
-        target = ref_lin[assign]
-        ok = np.all(s > 1e-4, axis=1) & np.all(target > 1e-4, axis=1)
-        if ok.sum() < 2:
+        # one vote per colour cluster: its mean against its reference; per-channel least
+        # squares (dominated by each paint's bright channels, where the signal is)
+        labels = np.unique(assign)
+        if len(labels) < 2 and n < 2:
             break
-        logr = np.log(target[ok]) - np.log(s[ok])
-        logr -= logr.mean(axis=1, keepdims=True)  # exposure is fitted separately
-        # a robust centre per cluster, then averaged over clusters (each colour counts once)
-        centres = [np.median(logr[assign[ok] == c], axis=0) for c in np.unique(assign[ok])]
-        est = np.mean(centres, axis=0)
-        shrink = ok.sum() / (ok.sum() + settings.adapt_prior_tiles)
+        means = np.array([s[assign == c].mean(axis=0) for c in labels])
+        refs = ref_lin[labels]
+        est = (means * refs).sum(axis=0) / np.maximum((means * means).sum(axis=0), 1e-9)
+        est = est / np.exp(np.log(np.maximum(est, 1e-6)).mean())  # exposure fitted apart
+        shrink = n / (n + settings.adapt_prior_tiles)
         lim = np.log(settings.max_adapt_gain)
-        new = np.exp(np.clip(est * shrink, -lim, lim))
+        new = np.exp(np.clip(np.log(np.maximum(est, 1e-6)) * shrink, -lim, lim))
         done = bool(np.allclose(new, gains, atol=1e-3))
         gains = new
         exposure = exposure_of(gains, assign)

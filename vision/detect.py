@@ -41,9 +41,15 @@ from numpy.typing import NDArray
 from calibration.profile import Palette, Profile
 from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
 from vision.colour import ColourSettings, classify_colours
-from vision.lattice import LatticeSettings, fit_lattice
+from vision.lattice import LatticeFit, LatticeSettings, fit_lattice
 from vision.observation import Lattice, Observation, TileObservation
-from vision.shapes import SHAPE_ORDER, ShapeSettings, classify_profile, radial_profile
+from vision.shapes import (
+    SHAPE_ORDER,
+    ShapeSettings,
+    classify_profile,
+    prototype_areas,
+    radial_profile,
+)
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
 
@@ -69,7 +75,34 @@ class DetectorSettings:
             paint reflects about 5-10 % and the darkest classic paints (purple, blue) about
             35-45 % in ``V`` of what white paper does; 0.3 splits them with margin on both
             sides, under any light level.
+        refit_rounds: after reading every candidate, the lattice is refitted to those that
+            read as tiles and all are read again, at most this many times.
+        max_tile_turn_deg: largest turn of a tile against its neighbours' lattice that its own
+            edges may claim (hand-laid tiles are within about 6 degrees; twice that margin).
+        weak_max_residual: a hole seen only in the neutral mask joins the board when it is
+            within this many pitches of a free cell next to a tile found in the dark mask
+            (the lattice fitted to those); a cloth pattern rarely sits on a cell.
+        neutral_ratio, neutral_min: a pixel is "neutral" (tile body, possibly glared) when its
+            chroma ``max(RGB) - min(RGB)`` is below ``max(neutral_min, neutral_ratio * E)``.
+            Classic paints have chroma above 40 % of white's brightness (the palest, yellow
+            and purple, about 45 %); JPEG and sensor noise in dark bodies stay below 18 levels.
         min_symbol_area_px: smallest hole (work px^2) taken as a symbol: a 5 x 5 px symbol.
+        min_relative_symbol: a hole smaller than this fraction of the 75th-percentile hole
+            diameter is not a symbol: the table showing where four rounded tile corners meet
+            is a small hole ringed by tile bodies (the smallest symbol, star4, has about 0.55
+            of the equivalent diameter of a circle).
+        min_body_fill, max_body_aspect: a symbol alone in its dark region (a tile not
+            touching others) must sit in a square: the region fills at least
+            ``min_body_fill`` of its minimum-area rectangle (a rounded square about 0.95, a
+            flower or blot about 0.6) whose sides differ by at most ``max_body_aspect`` (a
+            square seen 35 degrees off vertical, plus its visible side face).
+        body_max_dark, body_max_saturation: a tile's margin is black paint: its brightness is
+            below ``body_max_dark`` x the light envelope (black reflects 5-10 %, dark cloth and
+            wood 15 % and more), or, when glare lifts it, its saturation (chroma/brightness)
+            is below ``body_max_saturation`` (glare is the light's own near-neutral colour).
+        symbol_size_range: the symbol's linear size relative to its prototype's (printed
+            symbols have a fixed size on the tile); the range allows for blur, threshold and
+            pitch error. Flower centres, dots and holes of the wrong size fall outside.
         max_symbol_fraction: largest hole, as a fraction of the work image's area.
         ring_width: width of the ring around a hole that must be tile body, as a fraction of
             the hole's equivalent diameter (the body around a symbol is about 0.2 of a tile,
@@ -80,13 +113,26 @@ class DetectorSettings:
             (tiles are laid touching; rounded edges make the visible top slightly smaller).
         symbol_to_tile: tile side / symbol equivalent diameter, used only for a single tile
             whose body cannot be measured (dark table): measured 1.75 on a classic set.
-        patch_inset: fraction of the patch (each side) ignored when thresholding the symbol,
+        patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
             so neighbours' edges and the table do not enter.
+        patch_smooth: Gaussian sigma (fraction of the patch) applied before segmenting, against
+            sensor noise and JPEG blocks (half a pixel of a 48 px patch).
+        body_ring: the tile's margin sampled as "body", as a band of Chebyshev distance from
+            the patch centre (fractions of the side): every classic symbol stays inside 0.36
+            (the diamond's points), the tile edge is at 0.5 (rounded corners and seams beyond
+            0.46).
+        body_tolerance, min_body_uniform: the margin is one paint: at least
+            ``min_body_uniform`` of it must lie within ``body_tolerance`` x (symbol-body
+            colour distance) of its median colour. Rejects cloth patterns (a flower's centre
+            ringed by petals and background) that mimic a symbol in a dark ring. The
+            tolerance is at least ``body_noise_factor`` x the margin's median deviation, so
+            sensor noise in dim light (a Gaussian spread, not a second paint) passes.
+        centre_disc: radius of the centre disc sampled as "symbol": every classic symbol
+            covers the centre (the thinnest, star4, has an inner radius of about 0.1).
+        min_symbol_contrast: symbol and body colours must differ by at least this (8-bit RGB
+            Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
             combined distance is not a tile (a cloth pattern, a reflection).
-        min_body_contrast: the symbol's median ``V`` must exceed the body's by this factor.
-        occluder_dark_max: a cell is "covered" when less than this fraction of it is tile
-            body or ... see :func:`_unseen_cells`.
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -96,18 +142,34 @@ class DetectorSettings:
     min_symbol_px: float = 9.0
     target_symbol_px: float = 16.0
     envelope_fraction: float = 0.08
-    dark_ratio: float = 0.3
+    dark_ratio: float = 0.45
+    weak_max_residual: float = 0.3
+    refit_rounds: int = 2
+    max_tile_turn_deg: float = 12.0
+    neutral_ratio: float = 0.12
+    neutral_min: float = 18.0
     min_symbol_area_px: float = 20.0
+    min_relative_symbol: float = 0.4
+    min_body_fill: float = 0.8
+    max_body_aspect: float = 1.6
+    body_max_dark: float = 0.3
+    body_max_saturation: float = 0.3
+    symbol_size_range: tuple[float, float] = (0.7, 1.4)
     max_symbol_fraction: float = 0.05
     ring_width: float = 0.15
     min_ring_dark: float = 0.8
     patch_px: int = 48
     tile_fill: float = 0.96
     symbol_to_tile: float = 1.75
-    patch_inset: float = 0.12
+    patch_inset: float = 0.08
+    patch_smooth: float = 0.012
+    body_ring: tuple[float, float] = (0.38, 0.45)
+    body_tolerance: float = 0.3
+    min_body_uniform: float = 0.75
+    body_noise_factor: float = 3.0
+    centre_disc: float = 0.07
+    min_symbol_contrast: float = 20.0
     max_shape_distance: float = 0.2
-    min_body_contrast: float = 1.8
-    occluder_dark_max: float = 0.5
     colour: ColourSettings = field(default_factory=ColourSettings)
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)
@@ -127,10 +189,21 @@ class _Candidate:
     contour: NDArray[np.int32]
     parent: int  # index of the enclosing dark contour
     parent_contour: NDArray[np.int32]
+    parent_count: int = 1  # symbols sharing that dark region
+    strong: bool = True  # a hole of the dark mask (else only of the neutral mask)
+    envelope: float = 255.0  # light envelope E at the centre, 0..255
+    square_body: bool = True  # False: alone in a dark region that is not a square
 
 
-def _work_image(image_bgr: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]:
-    """``(h, w)`` uint8 brightness ``V = max(B, G, R)`` of the image scaled by ``scale``."""
+def _work_image(
+    image_bgr: NDArray[np.uint8], scale: float
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """Brightness ``V = max(B, G, R)`` and chroma ``C = max - min`` of the scaled image.
+
+    Both ``(h, w)`` uint8. ``C`` is unchanged when white light (glare, specular reflection of
+    the illuminant) is added equally to all channels, so it still separates a coloured symbol
+    from the neutral tile body when glare washes the body out.
+    """
     if scale < 1.0:
         h, w = image_bgr.shape[:2]
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
@@ -138,13 +211,13 @@ def _work_image(image_bgr: NDArray[np.uint8], scale: float) -> NDArray[np.uint8]
     else:
         small = image_bgr
     b, g, r = cv2.split(small)
-    return cv2.max(cv2.max(b, g), r)
+    v = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    return v, cv2.subtract(v, lo)
 
 
-def _dark_mask(
-    v: NDArray[np.uint8], s: DetectorSettings
-) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
-    """Tile-body mask (0/255) and the light envelope ``E`` (float32, same size as ``v``)."""
+def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
+    """The local light envelope ``E``: a wide max filter of ``V``, smoothed (float32)."""
     h, w = v.shape
     f = 8
     tiny = cv2.resize(v, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
@@ -152,10 +225,43 @@ def _dark_mask(
     env = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     env = cv2.GaussianBlur(env, (0, 0), k / 2)
     env_f = cv2.resize(env, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    env_f = np.maximum(env_f, 8.0)
-    vs = cv2.medianBlur(v, 3)
-    dark = (vs.astype(np.float32) < s.dark_ratio * env_f).astype(np.uint8) * 255
-    return dark, env_f
+    return np.maximum(env_f, 8.0)
+
+
+def _body_masks(
+    v: NDArray[np.uint8], c: NDArray[np.uint8], s: DetectorSettings
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.float32]]:
+    """Two tile-body masks (0/255) and the envelope.
+
+    ``dark``: ``V < dark_ratio * E`` (black paint under any light level). ``neutral``:
+    ``C < max(neutral_min, neutral_ratio * E)`` (black paint plus glare is still grey, while
+    the symbols keep their chroma).
+    """
+    env = _envelope(v, s)
+    vs = cv2.medianBlur(v, 3).astype(np.float32)
+    dark = (vs < s.dark_ratio * env).astype(np.uint8) * 255
+    cs = cv2.medianBlur(c, 3).astype(np.float32)
+    neutral = (cs < np.maximum(s.neutral_min, s.neutral_ratio * env)).astype(np.uint8) * 255
+    return dark, neutral, env
+
+
+def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
+    """Union of candidate lists; a hole found by several masks is kept once (the largest)."""
+    out: list[_Candidate] = []
+    for g in groups:
+        for c in g:
+            dup = -1
+            for i, o in enumerate(out):
+                if np.hypot(*(o.centre_xy - c.centre_xy)) < 0.35 * max(o.diameter, c.diameter):
+                    dup = i
+                    break
+            if dup < 0:
+                out.append(c)
+            elif out[dup].strong and not c.strong:
+                continue
+            elif c.area > out[dup].area and c.parent_count <= out[dup].parent_count:
+                out[dup] = c
+    return out
 
 
 def _symbol_candidates(
@@ -210,6 +316,16 @@ def _symbol_candidates(
                 parent_contour=contours[parent],
             )
         )
+    counts: dict[int, int] = {}
+    for c in out:
+        counts[c.parent] = counts.get(c.parent, 0) + 1
+    for c in out:
+        c.parent_count = counts[c.parent]
+        if c.parent_count == 1:
+            (_, _), (rw, rh), _ = cv2.minAreaRect(c.parent_contour)
+            fill = cv2.contourArea(c.parent_contour) / max(rw * rh, 1.0)
+            aspect = max(rw, rh) / max(min(rw, rh), 1.0)
+            c.square_body = fill >= s.min_body_fill and aspect <= s.max_body_aspect
     outers = [c for i, c in enumerate(contours) if hier[i, 3] < 0]
     return out, outers
 
@@ -263,6 +379,9 @@ class _Read:
     sharpness: float = 0.0
     patch: NDArray[np.uint8] | None = None
     mask: NDArray[np.uint8] | None = None
+    area: float = 0.0  # symbol area / patch area
+    body_v: float = 0.0  # median max(RGB) of the margin, 0..255
+    body_sat: float = 0.0  # its chroma / brightness
 
 
 def _read_patch(
@@ -271,7 +390,14 @@ def _read_patch(
     s: DetectorSettings,
     keep: bool,
 ) -> _Read:
-    """Rectify one tile top to a ``patch_px`` square and segment its symbol."""
+    """Rectify one tile top to a ``patch_px`` square and segment its symbol.
+
+    Segmentation is a projection, not a fixed threshold: with ``b`` the median colour of the
+    tile's margin (body) and ``f`` that of its centre (symbol), every pixel's colour ``x`` is
+    scored ``(x - b) . (f - b) / |f - b|^2`` (0 = body, 1 = symbol) and the symbol is where the
+    score passes 1/2 - the half-way edge of a blurred step. It separates by brightness (black
+    body, any symbol), by chroma (glare-washed body, pastel symbol) or both, as the tile shows.
+    """
     p = s.patch_px
     dst = np.array([[0, 0], [p, 0], [p, p], [0, p]], np.float32)
     m = cv2.getPerspectiveTransform(dst, corners_xy.astype(np.float32))
@@ -282,20 +408,29 @@ def _read_patch(
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    b, g, r = cv2.split(patch)
-    v = cv2.max(cv2.max(b, g), r)
-    k = round(s.patch_inset * p)
-    inner = v[k : p - k, k : p - k]
-    t, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = np.zeros((p, p), np.uint8)
-    mask[k : p - k, k : p - k] = (inner > t).astype(np.uint8) * 255
+    geo = _patch_geometry(p, s)
+    pf = cv2.GaussianBlur(patch, (0, 0), s.patch_smooth * p).reshape(-1, 3).astype(np.float32)
+    ring = pf[geo.body]
+    body_c = np.median(ring, axis=0)
+    sym_c = np.median(pf[geo.centre], axis=0)
+    d = sym_c - body_c
+    dd = float(d @ d)
+    if dd < s.min_symbol_contrast**2:
+        return _Read(False)
+    # a tile's margin is one uniform paint all round; a cloth pattern's surroundings are not
+    dev = np.sqrt(((ring - body_c) ** 2).sum(axis=1))
+    tol = max(s.body_tolerance * math.sqrt(dd), s.body_noise_factor * float(np.median(dev)))
+    uniform = float(np.mean(dev <= tol))
+    if uniform < s.min_body_uniform:
+        return _Read(False)
+    score = ((pf - body_c) @ d / dd).reshape(p, p)
+    mask = ((score > 0.5) & geo.inner).astype(np.uint8) * 255
     n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return _Read(False)
-    # the component nearest the patch centre, weighted by size
     c0 = p / 2
-    score = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(cent[1:, 0] - c0, cent[1:, 1] - c0))
-    best = 1 + int(np.argmax(score))
+    score_cc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(cent[1:, 0] - c0, cent[1:, 1] - c0))
+    best = 1 + int(np.argmax(score_cc))
     sym = (lab == best).astype(np.uint8) * 255
     feats = radial_profile(sym, s.shape.bins)
     if feats is None:
@@ -304,27 +439,52 @@ def _read_patch(
     inner_sym = cv2.erode(sym, np.ones((3, 3), np.uint8))
     if cv2.countNonZero(inner_sym) < 4:
         inner_sym = sym
-    body = np.zeros((p, p), np.uint8)
-    body[k : p - k, k : p - k] = 255
-    body[cv2.dilate(mask, np.ones((5, 5), np.uint8)) > 0] = 0
-    if cv2.countNonZero(body) < 4:
-        body[k : p - k, k : p - k] = (inner <= t).astype(np.uint8) * 255
-    sym_bgr = np.array(cv2.mean(patch, mask=inner_sym)[:3])
-    body_bgr = np.array(cv2.mean(patch, mask=body)[:3])
-    v_sym = float(np.median(v[inner_sym > 0]))
-    v_body = float(np.median(v[body > 0])) if cv2.countNonZero(body) else v_sym
+    raw = patch.reshape(-1, 3).astype(np.float64)
+    sym_bgr = np.median(raw[inner_sym.reshape(-1) > 0], axis=0)
+    body_bgr = np.median(raw[geo.body], axis=0)
+    v = patch.max(axis=2)
     sharp = float(cv2.Laplacian(v, cv2.CV_32F).var())
+    bv = float(body_bgr.max())
     return _Read(
+        area=cv2.countNonZero(sym) / float(p * p),
+        body_v=bv,
+        body_sat=float((body_bgr.max() - body_bgr.min()) / max(bv, 1.0)),
         ok=True,
         profile=prof,
         solidity=solidity,
         symbol_rgb=sym_bgr[::-1].copy(),
         body_rgb=body_bgr[::-1].copy(),
-        contrast=v_sym / max(v_body, 1.0),
+        contrast=float(np.sqrt(dd)),
         sharpness=sharp,
         patch=patch if keep else None,
         mask=sym if keep else None,
     )
+
+
+@dataclass(frozen=True)
+class _PatchGeometry:
+    body: NDArray[np.bool_]  # flat index mask of the margin ring
+    centre: NDArray[np.bool_]  # flat mask of the centre disc
+    inner: NDArray[np.bool_]  # (p, p) region searched for the symbol
+
+
+_GEOMETRY: dict[tuple[int, float, float, float], _PatchGeometry] = {}
+
+
+def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
+    key = (p, s.body_ring[0], s.body_ring[1], s.centre_disc)
+    g = _GEOMETRY.get(key)
+    if g is None:
+        yy, xx = np.mgrid[0:p, 0:p]
+        u = (xx + 0.5) / p - 0.5
+        w = (yy + 0.5) / p - 0.5
+        cheb = np.maximum(np.abs(u), np.abs(w))
+        body = (cheb >= s.body_ring[0]) & (cheb <= s.body_ring[1])
+        centre = np.hypot(u, w) <= s.centre_disc
+        inner = cheb <= 0.5 - s.patch_inset
+        g = _PatchGeometry(body.reshape(-1), centre.reshape(-1), inner)
+        _GEOMETRY[key] = g
+    return g
 
 
 def _homography_from_profile(profile: Profile | None) -> NDArray[np.float64] | None:
@@ -343,6 +503,134 @@ def _homography_from_profile(profile: Profile | None) -> NDArray[np.float64] | N
     if not np.all(np.isfinite(a)) or abs(np.linalg.det(a)) < 1e-12:
         return None
     return a
+
+
+def _tile_like(
+    reads: list[_Read],
+    shape_conf: NDArray[np.float64],
+    env_at: NDArray[np.float64],
+    square: NDArray[np.bool_],
+    s: DetectorSettings,
+    *,
+    check_size: bool = True,
+) -> NDArray[np.bool_]:
+    """Physical checks that a read patch is a Qwirkle tile, not a look-alike.
+
+    A tile standing alone sits in a square dark region (``square``). The margin is black
+    paint: dark against the local light envelope, or - under glare,
+    which adds the light's own (near-neutral) colour - of low saturation. The symbol is printed
+    at a fixed size: its area over the tile's is within ``symbol_size_range`` of the
+    prototype's for the shape it reads as.
+    """
+    areas = prototype_areas()
+    out = np.zeros(len(reads), bool)
+    for i, r in enumerate(reads):
+        if not r.ok or not square[i]:
+            continue
+        dark = r.body_v < s.body_max_dark * env_at[i]
+        neutral = r.body_sat < s.body_max_saturation
+        k = int(np.argmax(shape_conf[i]))
+        ratio = math.sqrt(r.area / areas[k]) if areas[k] > 0 else 0.0
+        lo, hi = s.symbol_size_range
+        out[i] = (dark or neutral) and (not check_size or lo <= ratio <= hi)
+    return out
+
+
+def _tile_corners(
+    centre_xy: NDArray[np.float64],
+    cell: NDArray[np.int64],
+    image_from_grid: NDArray[np.float64],
+    own_angle: float,
+    lattice_angle: float,
+    own_side: float,
+    fill: float,
+    lone: bool,
+    s: DetectorSettings,
+) -> NDArray[np.float64]:
+    """The tile top's four corners (image px, clockwise from the cell's top-left).
+
+    The local lattice frame (the homography's Jacobian at the cell) gives perspective and
+    pitch; it is turned by the tile's own deviation from the lattice (a few degrees, clamped
+    to ``max_tile_turn_deg``) and centred on the symbol. A lone tile uses its own edges and
+    side instead.
+    """
+    row, col = float(cell[0]), float(cell[1])
+    if lone:
+        jc = own_side * np.array([math.cos(own_angle), math.sin(own_angle)])
+        jr = own_side * np.array([-math.sin(own_angle), math.cos(own_angle)])
+        fill = 1.0
+    else:
+        g = np.array([[col, row], [col + 1, row], [col, row + 1]], np.float64)
+        pg = _apply_h(image_from_grid, g)
+        jc, jr = pg[1] - pg[0], pg[2] - pg[0]
+        dev = ((own_angle - lattice_angle + math.pi / 4) % (math.pi / 2)) - math.pi / 4
+        lim = math.radians(s.max_tile_turn_deg)
+        dev = float(np.clip(dev, -lim, lim))
+        cs, sn = math.cos(dev), math.sin(dev)
+        rot = np.array([[cs, -sn], [sn, cs]])
+        jc, jr = rot @ jc, rot @ jr
+    hf = 0.5 * fill
+    c = centre_xy
+    return np.array(
+        [c - hf * jc - hf * jr, c + hf * jc - hf * jr, c + hf * jc + hf * jr, c - hf * jc + hf * jr]
+    )
+
+
+def _fit_cells(
+    centres: NDArray[np.float64],
+    angles: NDArray[np.float64],
+    side_est: NDArray[np.float64],
+    scale: float,
+    h_tab: NDArray[np.float64] | None,
+    s: DetectorSettings,
+    use: NDArray[np.bool_],
+) -> tuple[LatticeFit, NDArray[np.float64]]:
+    """Lattice of the candidates ``use`` (work px in, image px out) and image_from_grid."""
+    full = centres[use] / scale
+    if h_tab is not None:
+        plane = _apply_h(h_tab, full)
+        ex = _apply_h(h_tab, full + np.c_[side_est[use] / scale, np.zeros(len(full))]) - plane
+        p_sides = np.hypot(*ex.T)
+        p_angles = np.arctan2(ex[:, 1], ex[:, 0]) + angles[use]
+        fit = fit_lattice(plane, p_angles, p_sides, s.lattice)
+        h = np.linalg.inv(h_tab) @ fit.image_from_grid
+    else:
+        fit = fit_lattice(full, angles[use], side_est[use] / scale, s.lattice)
+        h = fit.image_from_grid
+    return fit, h / h[2, 2]
+
+
+def _admit_weak(
+    centres_xy: NDArray[np.float64],
+    strong: NDArray[np.bool_],
+    image_from_grid: NDArray[np.float64],
+    s: DetectorSettings,
+) -> NDArray[np.bool_]:
+    """Strong candidates, plus weak ones on a free cell 8-adjacent to an admitted one."""
+    h_inv = np.linalg.inv(image_from_grid)
+    g = _apply_h(h_inv, centres_xy)[:, ::-1]  # (row, col) fractional, in fit's frame
+    cell = np.round(g).astype(np.int64)
+    resid = np.hypot(*(g - cell).T)
+    keep = strong.copy()
+    taken = {(int(r), int(c)) for r, c in cell[strong]}
+    changed = True
+    while changed:
+        changed = False
+        for i in np.nonzero(~keep)[0]:
+            key = (int(cell[i, 0]), int(cell[i, 1]))
+            if resid[i] > s.weak_max_residual or key in taken:
+                continue
+            near = any(
+                (key[0] + dr, key[1] + dc) in taken
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if dr or dc
+            )
+            if near:
+                keep[i] = True
+                taken.add(key)
+                changed = True
+    return keep
 
 
 def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -392,11 +680,24 @@ def detect(
 
     scale = min(1.0, s.work_long_side / max(h_img, w_img))
     for _attempt in range(3):
-        v = _work_image(image_bgr, scale)
-        dark, _env = _dark_mask(v, s)
-        cands, outers = _symbol_candidates(dark, s)
-        if scale >= 1.0 or not cands:
+        v, chroma = _work_image(image_bgr, scale)
+        dark, neutral, env = _body_masks(v, chroma, s)
+        c_dark, outers = _symbol_candidates(dark, s)
+        c_neutral, _ = _symbol_candidates(neutral, s)
+        for c in c_neutral:
+            c.strong = False
+        cands = _merge_candidates([c_dark, c_neutral])
+        if cands:  # gaps where four tile corners meet are small holes too
+            ref = float(np.percentile([c.diameter for c in cands], 75))
+            cands = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
+        for c in cands:
+            x, y = np.clip(np.round(c.centre_xy).astype(int), 0, [v.shape[1] - 1, v.shape[0] - 1])
+            c.envelope = float(env[y, x])
+        if scale >= 1.0:
             break
+        if not cands:  # nothing at all: perhaps tiles too small for this scale
+            scale = min(1.0, 2.0 * scale)
+            continue
         med = float(np.median([c.diameter for c in cands]))
         if med >= s.min_symbol_px:
             break
@@ -405,6 +706,7 @@ def detect(
     dbg: dict[str, Any] | None = {} if debug else None
     if dbg is not None:
         dbg["dark_mask"] = dark
+        dbg["neutral_mask"] = neutral
         dbg["work_scale"] = scale
         dbg["candidates"] = [tuple(c.centre_xy / scale) for c in cands]
 
@@ -441,12 +743,9 @@ def _assemble(
     if not cands:
         return [], None, empty_q
     # --- tile sides and angles (work px)
-    per_parent: dict[int, int] = {}
-    for c in cands:
-        per_parent[c.parent] = per_parent.get(c.parent, 0) + 1
     sides = np.full(len(cands), np.nan)
     for i, c in enumerate(cands):
-        if per_parent[c.parent] != 1:
+        if c.parent_count != 1:
             continue
         (_, _), (rw, rh), _ = cv2.minAreaRect(c.parent_contour)
         if rw > 0 and rh > 0 and 0.8 < rw / rh < 1.25:
@@ -462,87 +761,82 @@ def _assemble(
     centres = np.array([c.centre_xy for c in cands])
     angles = _edge_angles(v, cands, 0.6 * side_est)
 
-    # --- lattice (in the calibrated table plane when known)
+    # --- lattice (in the calibrated table plane when known); weak candidates (seen only as
+    # neutral holes, e.g. glare-washed tiles) join when they sit on a cell next to the board
     h_tab = _homography_from_profile(prof)
-    if h_tab is not None:
-        full = centres / scale
-        plane = _apply_h(h_tab, full)
-        # tile sides and angles mapped to the plane through the local Jacobian
-        ex = _apply_h(h_tab, full + np.c_[side_est / scale, np.zeros(len(full))]) - plane
-        p_sides = np.hypot(*ex.T)
-        p_angles = np.arctan2(ex[:, 1], ex[:, 0]) + angles
-        fit = fit_lattice(plane, p_angles, p_sides, s.lattice)
-        image_from_grid = np.linalg.inv(h_tab) @ fit.image_from_grid
-    else:
-        fit = fit_lattice(centres / scale, angles, side_est / scale, s.lattice)
-        image_from_grid = fit.image_from_grid
-    image_from_grid = image_from_grid / image_from_grid[2, 2]
-
-    if np.isfinite(sides).any() and len(cands) > 1:
-        fill = float(np.clip(np.nanmedian(sides / scale) / fit.pitch_px, 0.8, 1.05))
-    else:
-        fill = s.tile_fill
-
-    # --- per tile: corners, patch, symbol
-    reads: list[_Read] = []
-    corners_all: list[NDArray[np.float64]] = []
-    keep = dbg is not None
-    lat_angle = math.radians(fit.angle_deg)
-    for i, c in enumerate(cands):
-        ctr = c.centre_xy / scale
-        row, col = fit.cells[i]
-        g = np.array([[col, row], [col + 1, row], [col, row + 1]], np.float64)
-        pg = _apply_h(image_from_grid, g)
-        jc, jr = pg[1] - pg[0], pg[2] - pg[0]
-        if len(cands) == 1:
-            # a lone tile: its own side and edges
-            a = angles[i]
-            sd = side_est[i] / scale
-            jc = sd * np.array([math.cos(a), math.sin(a)])
-            jr = sd * np.array([-math.sin(a), math.cos(a)])
-            fill_i = 1.0
-        else:
-            # rotate the lattice frame by the tile's own deviation (a few degrees)
-            dev = ((angles[i] - lat_angle + math.pi / 4) % (math.pi / 2)) - math.pi / 4
-            dev = float(np.clip(dev, -math.radians(12), math.radians(12)))
-            cs, sn = math.cos(dev), math.sin(dev)
-            rot = np.array([[cs, -sn], [sn, cs]])
-            jc, jr = rot @ jc, rot @ jr
-            fill_i = fill
-        hf = 0.5 * fill_i
-        corners = np.array(
-            [
-                ctr - hf * jc - hf * jr,
-                ctr + hf * jc - hf * jr,
-                ctr + hf * jc + hf * jr,
-                ctr - hf * jc + hf * jr,
-            ]
+    strong = np.array([c.strong for c in cands])
+    if strong.any() and not strong.all():
+        _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, strong)
+        keep = _admit_weak(centres / scale, strong, h0, s)
+        order = np.nonzero(keep)[0]
+        cands = [cands[i] for i in order]
+        centres, angles, side_est, sides = (
+            centres[order],
+            angles[order],
+            side_est[order],
+            sides[order],
         )
-        corners_all.append(corners)
-        reads.append(_read_patch(image_bgr, corners, s, keep))
-
-    # --- shapes
+    # --- place, read, and refit on what reads as a tile (a stray candidate between cells can
+    # bend the first lattice; the second is fitted only to real tiles)
     n = len(cands)
-    shape_conf = np.zeros((n, len(SHAPE_ORDER)))
-    shape_dist = np.full(n, np.inf)
-    for i, r in enumerate(reads):
-        if r.ok and r.profile is not None:
-            d, p = classify_profile(r.profile, r.solidity, s.shape)
-            shape_conf[i] = p
-            shape_dist[i] = float(d.min())
-    valid = np.array(
-        [
-            r.ok and shape_dist[i] <= s.max_shape_distance and r.contrast >= s.min_body_contrast
-            for i, r in enumerate(reads)
-        ]
-    )
-    valid &= fit.residual <= s.lattice.max_cell_residual
+    keep_dbg = dbg is not None
+    use = np.ones(n, bool)
+    for _round in range(s.refit_rounds + 1):
+        fit, image_from_grid = _fit_cells(centres, angles, side_est, scale, h_tab, s, use)
+        g = _apply_h(np.linalg.inv(image_from_grid), centres / scale)[:, ::-1]
+        cells = np.round(g).astype(np.int64)
+        residual = np.hypot(*(g - cells).T)
+        if np.isfinite(sides[use]).any() and use.sum() > 1:
+            fill = float(np.clip(np.nanmedian(sides[use] / scale) / fit.pitch_px, 0.8, 1.05))
+        else:
+            fill = s.tile_fill
+        lone = use.sum() == 1
+        reads, corners_all = [], []
+        for i in range(n):
+            corners = _tile_corners(
+                cands[i].centre_xy / scale,
+                cells[i],
+                image_from_grid,
+                angles[i],
+                math.radians(fit.angle_deg),
+                side_est[i] / scale,
+                fill,
+                lone,
+                s,
+            )
+            corners_all.append(corners)
+            reads.append(_read_patch(image_bgr, corners, s, keep_dbg))
+        shape_conf = np.zeros((n, len(SHAPE_ORDER)))
+        shape_dist = np.full(n, np.inf)
+        for i, r in enumerate(reads):
+            if r.ok and r.profile is not None:
+                d, p = classify_profile(r.profile, r.solidity, s.shape)
+                shape_conf[i] = p
+                shape_dist[i] = float(d.min())
+        valid = np.array([r.ok for r in reads]) & (shape_dist <= s.max_shape_distance)
+        env_at = np.array([c.envelope for c in cands])
+        valid &= residual <= s.lattice.max_cell_residual
+        # the size check trusts the pitch, which is only trusted after a refit on tiles
+        square = np.array([c.square_body for c in cands])
+        loose = valid & _tile_like(reads, shape_conf, env_at, square, s, check_size=False)
+        valid &= _tile_like(reads, shape_conf, env_at, square, s, check_size=True)
+        nxt = loose if _round == 0 else valid
+        if not nxt.any() or np.array_equal(nxt, use):
+            break
+        use = nxt
+    if valid.any():  # cells from 0; the homography follows
+        off = cells[valid].min(axis=0)
+        cells = cells - off
+        shift = np.array([[1.0, 0.0, off[1]], [0.0, 1.0, off[0]], [0.0, 0.0, 1.0]])
+        image_from_grid = image_from_grid @ shift
+        image_from_grid = image_from_grid / image_from_grid[2, 2]
+
     # one tile per cell: keep the best-centred
     best_in_cell: dict[tuple[int, int], int] = {}
     for i in np.nonzero(valid)[0]:
-        key = (int(fit.cells[i][0]), int(fit.cells[i][1]))
+        key = (int(cells[i][0]), int(cells[i][1]))
         j = best_in_cell.get(key)
-        if j is None or fit.residual[i] < fit.residual[j]:
+        if j is None or residual[i] < residual[j]:
             best_in_cell[key] = int(i)
     idx = sorted(best_in_cell.values())
 
@@ -564,7 +858,7 @@ def _assemble(
                     continue
                 alts.append((Tile(names[int(cj)], SHAPE_ORDER[int(sj)]), float(cp[cj] * sp[sj])))
         alts.sort(key=lambda a: -a[1])
-        row, col = fit.cells[i]
+        row, col = cells[i]
         corners = corners_all[i]
         tiles.append(
             TileObservation(

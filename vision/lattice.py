@@ -20,6 +20,7 @@ plane, where the lattice is nearly a similarity.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 
@@ -139,25 +140,33 @@ def fit_lattice(
     dev = ((angles - theta + math.pi / 4) % (math.pi / 2)) - math.pi / 4
     local_theta = theta + dev
 
-    # grow integer cells from the most central tile
+    # grow integer cells from the most central tile, best-fitting links first (Prim-like), so
+    # a stray detection between cells cannot relabel the tiles that fit the lattice well
     cells = np.zeros((n, 2), np.int64)
     known = np.zeros(n, bool)
-    seed = int(np.argmin(np.hypot(*(pts - pts.mean(axis=0)).T)))
-    known[seed] = True
-    queue = [seed]
-    while queue:
-        i = queue.pop(0)
+    seed = int(np.argmin(np.hypot(*(pts - np.median(pts, axis=0)).T)))
+    heap: list[tuple[float, int, int, int, int]] = []
+
+    def push_links(i: int) -> None:
         c, s = math.cos(local_theta[i]), math.sin(local_theta[i])
         for j in np.nonzero((d[i] < settings.grow_radius * local[i]) & ~known)[0]:
             dx, dy = pts[j] - pts[i]
             gc = (c * dx + s * dy) / local[i]
             gr = (-s * dx + c * dy) / local[i]
             rc, rr = round(gc), round(gr)
-            if math.hypot(gc - rc, gr - rr) > settings.max_step_residual or (rc == 0 and rr == 0):
-                continue
-            cells[j] = cells[i] + (rr, rc)
-            known[j] = True
-            queue.append(int(j))
+            res = math.hypot(gc - rc, gr - rr)
+            if res <= settings.max_step_residual and (rc, rr) != (0, 0):
+                heapq.heappush(heap, (res, int(j), i, rr, rc))
+
+    known[seed] = True
+    push_links(seed)
+    while heap:
+        _, j, i, rr, rc = heapq.heappop(heap)
+        if known[j]:
+            continue
+        cells[j] = cells[i] + (rr, rc)
+        known[j] = True
+        push_links(j)
 
     h = _fit(pts[known], cells[known], pitch0, theta, settings)
     # place the other clusters through the fit, grow again from them, and refit

@@ -35,6 +35,7 @@ __all__ = [
     "SHAPE_ORDER",
     "ShapeSettings",
     "classify_profile",
+    "prototype_areas",
     "prototype_mask",
     "radial_profile",
     "shape_polygon",
@@ -251,3 +252,14 @@ def classify_profile(
     z -= z.max()
     p = np.exp(z)
     return d, p / p.sum()
+
+
+@lru_cache(maxsize=1)
+def prototype_areas() -> NDArray[np.float64]:
+    """``(6,)`` area of each prototype symbol as a fraction of the tile's area, in
+    :data:`SHAPE_ORDER` (the printed symbols' size, used to reject look-alikes of the wrong
+    size)."""
+    size = 256
+    return np.array(
+        [cv2.countNonZero(prototype_mask(sh, size)) / size**2 for sh in SHAPE_ORDER], np.float64
+    )
