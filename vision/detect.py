@@ -192,7 +192,9 @@ class _Candidate:
     parent_count: int = 1  # symbols sharing that dark region
     strong: bool = True  # a hole of the dark mask (else only of the neutral mask)
     envelope: float = 255.0  # light envelope E at the centre, 0..255
-    square_body: bool = True  # False: alone in a dark region that is not a square
+    # its own body region: "square" (alone in a square region), "blob" (alone in a region
+    # that is not a square: not a tile), "shared" (region shared with other symbols)
+    body: str = "shared"
 
 
 def _work_image(
@@ -257,10 +259,19 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
                     break
             if dup < 0:
                 out.append(c)
-            elif out[dup].strong and not c.strong:
                 continue
-            elif c.area > out[dup].area and c.parent_count <= out[dup].parent_count:
-                out[dup] = c
+            o = out[dup]
+            # a square body in either mask proves a tile; else a blob in either disproves it
+            body = (
+                "square"
+                if "square" in (o.body, c.body)
+                else ("blob" if "blob" in (o.body, c.body) else "shared")
+            )
+            if not (o.strong and not c.strong) and (
+                c.area > o.area and c.parent_count <= o.parent_count
+            ):
+                out[dup] = o = c
+            o.body = body
     return out
 
 
@@ -325,7 +336,8 @@ def _symbol_candidates(
             (_, _), (rw, rh), _ = cv2.minAreaRect(c.parent_contour)
             fill = cv2.contourArea(c.parent_contour) / max(rw * rh, 1.0)
             aspect = max(rw, rh) / max(min(rw, rh), 1.0)
-            c.square_body = fill >= s.min_body_fill and aspect <= s.max_body_aspect
+            square = fill >= s.min_body_fill and aspect <= s.max_body_aspect
+            c.body = "square" if square else "blob"
     outers = [c for i, c in enumerate(contours) if hier[i, 3] < 0]
     return out, outers
 
@@ -333,37 +345,38 @@ def _symbol_candidates(
 def _edge_angles(
     v: NDArray[np.uint8], cands: list[_Candidate], half: NDArray[np.float64]
 ) -> NDArray[np.float64]:
-    """Each tile's own edge direction (radians, modulo 90 degrees) from gradients around it.
+    """Each tile's own edge direction (radians in [0, pi/2), modulo 90 degrees).
 
-    The structure of the tile's surroundings (its body edges against the table or neighbours)
-    is summarised by the magnitude-weighted mean of ``exp(4i * gradient angle)`` over a box of
-    half-size ``half`` around the tile, with the symbol masked out (its outline would bias
-    diamonds and stars by 45 degrees).
+    The gradients in a box of half-size ``half`` around the tile, with the symbol masked out
+    (its outline would bias diamonds and stars by 45 degrees), are summarised by the
+    magnitude-weighted mean of ``exp(4i * gradient angle)``, whose angle / 4 is the direction
+    of the tile's edges and seams (the four edge normals coincide after quadrupling).
     """
-    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)
-    z = (gx + 1j * gy).astype(np.complex64)
-    mag2 = np.abs(z) ** 2 + 1e-6
-    z4 = z**4 / mag2  # magnitude |g|^2, angle 4 * theta
-    mask = np.zeros(v.shape, np.uint8)
-    for c in cands:
-        r = max(2, round(0.2 * c.diameter))
-        cv2.drawContours(mask, [c.contour], -1, 255, -1)
-        cv2.drawContours(mask, [c.contour], -1, 255, 2 * r)
-    keep = mask == 0
-    re = cv2.integral(np.where(keep, z4.real, 0).astype(np.float64))
-    im = cv2.integral(np.where(keep, z4.imag, 0).astype(np.float64))
     h, w = v.shape
-    out = np.zeros(len(cands))
+    angles = np.zeros(len(cands))
     for i, c in enumerate(cands):
         x, y = c.centre_xy
-        hs = max(2.0, float(half[i]))
-        x0, x1 = int(max(0, x - hs)), int(min(w, x + hs + 1))
-        y0, y1 = int(max(0, y - hs)), int(min(h, y + hs + 1))
-        sr = re[y1, x1] - re[y0, x1] - re[y1, x0] + re[y0, x0]
-        si = im[y1, x1] - im[y0, x1] - im[y1, x0] + im[y0, x0]
-        out[i] = (math.atan2(si, sr) / 4.0) % (math.pi / 2)
-    return out
+        hs = max(3.0, float(half[i]))
+        x0, x1 = int(max(0, x - hs)), int(min(w, x + hs + 2))
+        y0, y1 = int(max(0, y - hs)), int(min(h, y + hs + 2))
+        roi = v[y0:y1, x0:x1]
+        if roi.shape[0] < 4 or roi.shape[1] < 4:
+            continue
+        gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3)
+        mask = np.full(roi.shape, 255, np.uint8)
+        r = max(2, round(0.2 * c.diameter))
+        cv2.drawContours(mask, [c.contour], -1, 0, -1, offset=(-x0, -y0))
+        cv2.drawContours(mask, [c.contour], -1, 0, 2 * r, offset=(-x0, -y0))
+        mask[0, :] = mask[-1, :] = 0
+        mask[:, 0] = mask[:, -1] = 0
+        z = (gx + 1j * gy)[mask > 0]
+        if z.size == 0:
+            continue
+        z4 = z**4 / np.maximum(np.abs(z) ** 2, 1e-6)  # weight |g|^2, angle 4 theta
+        sz = complex(z4.sum())
+        angles[i] = (math.atan2(sz.imag, sz.real) / 4.0) % (math.pi / 2)
+    return angles
 
 
 @dataclass
@@ -516,7 +529,8 @@ def _tile_like(
 ) -> NDArray[np.bool_]:
     """Physical checks that a read patch is a Qwirkle tile, not a look-alike.
 
-    A tile standing alone sits in a square dark region (``square``). The margin is black
+    A tile standing alone sits in a square dark region (``square``; a single tile on the
+    table must show it, other tiles may share their region with neighbours). The margin is black
     paint: dark against the local light envelope, or - under glare,
     which adds the light's own (near-neutral) colour - of low saturation. The symbol is printed
     at a fixed size: its area over the tile's is within ``symbol_size_range`` of the
@@ -817,7 +831,10 @@ def _assemble(
         env_at = np.array([c.envelope for c in cands])
         valid &= residual <= s.lattice.max_cell_residual
         # the size check trusts the pitch, which is only trusted after a refit on tiles
-        square = np.array([c.square_body for c in cands])
+        lone_board = use.sum() <= 1
+        square = np.array(
+            [c.body == "square" or (c.body == "shared" and not lone_board) for c in cands]
+        )
         loose = valid & _tile_like(reads, shape_conf, env_at, square, s, check_size=False)
         valid &= _tile_like(reads, shape_conf, env_at, square, s, check_size=True)
         nxt = loose if _round == 0 else valid
