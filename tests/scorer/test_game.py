@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from scorer.game import Exchange, Game, Pass, Place, Review, can_place_any, replay
@@ -63,8 +65,9 @@ def test_illegal_placement_is_kept_with_reasons() -> None:
     assert r.totals == [2, 0]
 
 
+@functools.cache
 def _dry_bag_game() -> Game:
-    """Ann and Ben with the bag emptied: 96 tiles on the table at the start."""
+    """An engine-played two-player game to its end (the bag runs dry, a player goes out)."""
     from scorer.moves import random_game
 
     g = random_game(7, 2)
