@@ -292,6 +292,8 @@ def _from_data(data: object, src: str) -> Game:
     board = Board(rd.tiles(d.get("board", []), "board", allow_empty=True).tiles)
     turns_raw = rd.arr(d.get("turns", []), "turns")
     events = tuple(rd.turn(t, f"turns[{i}]", len(players)) for i, t in enumerate(turns_raw))
+    if "colors" not in d:
+        colors = _palette_of(board, events)
     return Game(
         players=players,
         variant=cast(Variant, variant),
@@ -300,6 +302,22 @@ def _from_data(data: object, src: str) -> Game:
         tie_break=cast(TieBreak, tie_break),
         colors=colors,
     )
+
+
+def _palette_of(board: Board, events: Sequence[Event]) -> tuple[str, ...]:
+    """The six colours of a record that names no palette: the classic set, with any other
+    built-in colour the tiles use (e.g. Qwirkle Connect's white) taking the place of a classic
+    colour the tiles never use. More than six colours in use (a misread) keep the classic set."""
+    used: set[str] = {t.color for t in board.values()}
+    for e in events:
+        if isinstance(e, Place):
+            used.update(t.color for _, t in e.tiles)
+    others = sorted(used - set(CLASSIC_COLORS))
+    if not others or len(used) > len(CLASSIC_COLORS):
+        return CLASSIC_COLORS
+    unused = [c for c in reversed(CLASSIC_COLORS) if c not in used]
+    swap = dict(zip(unused[: len(others)], others, strict=True))
+    return tuple(swap.get(c, c) for c in CLASSIC_COLORS)
 
 
 # --------------------------------------------------------------------------- writing

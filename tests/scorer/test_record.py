@@ -237,3 +237,12 @@ def test_fuzz_garbage_text(data: bytes | str) -> None:
         assert str(e).startswith("g.json: ") and "\n" not in str(e)
     else:
         assert isinstance(g, Game)
+
+
+def test_palette_inferred_when_tiles_use_another_built_in_colour() -> None:
+    # Qwirkle Connect prints white instead of purple (RULES.md "Vocabulary")
+    g = load_record(rec(turns=[{"player": 0, "place": [tile(0, 0, "white", "circle")]}]))
+    assert g.colors == ("red", "orange", "yellow", "green", "blue", "white")
+    assert sum(replay(g).unseen.values()) == 107
+    assert load_record(dump_record(g)) == g
+    assert load_record(rec()).colors[-1] == "purple"
