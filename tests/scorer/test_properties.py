@@ -109,3 +109,46 @@ def test_complete_games_end_properly(seed: int, players: int) -> None:
         assert r.hands[r.turns[-1].player] == 0
     else:  # every player passed in a row: the bag is empty and nobody can place
         assert r.bag == 0 and all(isinstance(t.event, Pass) for t in r.turns[-players:])
+
+
+@settings(max_examples=150)
+@given(seed=st.integers(0, 50), turns=st.integers(1, 20), data=st.data())
+def test_validator_and_move_search_agree(seed: int, turns: int, data: st.DataObject) -> None:
+    """Two independent implementations: ``validate_placement`` (rules.py) and the window search
+    of ``legal_placements`` (moves.py). A placement is legal exactly when the search over its
+    own tiles yields it; placements are found ones, perturbed (a tile's colour or shape, a
+    cell shifted, a tile dropped or added) to land on both sides of the boundary."""
+    from scorer.model import CLASSIC_COLORS, Pos, Shape, Tile
+    from scorer.moves import legal_placements
+    from scorer.rules import is_legal
+
+    board = replay(game(seed, 2, turns)).board
+    colors = st.sampled_from(CLASSIC_COLORS)
+    shapes = st.sampled_from(list(Shape))
+    hand = [Tile(data.draw(colors), data.draw(shapes)) for _ in range(6)]
+    found = list(legal_placements(board, hand))
+    if not found:
+        return
+    items = list(data.draw(st.sampled_from(found)).tiles)
+    how = data.draw(st.sampled_from(["keep", "color", "shape", "shift", "drop", "add"]))
+    i = data.draw(st.integers(0, len(items) - 1))
+    pos, tile = items[i]
+    if how == "color":
+        items[i] = (pos, Tile(data.draw(colors), tile.shape))
+    elif how == "shape":
+        items[i] = (pos, Tile(tile.color, data.draw(shapes)))
+    elif how == "shift":
+        dr, dc = data.draw(st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0)]))
+        items[i] = (Pos(pos.row + dr, pos.col + dc), tile)
+    elif how == "drop" and len(items) > 1:
+        del items[i]
+    elif how == "add":
+        dr, dc = data.draw(st.sampled_from([(0, 1), (1, 0), (0, -1), (-1, 0)]))
+        items.append((Pos(pos.row + dr, pos.col + dc), Tile(data.draw(colors), data.draw(shapes))))
+    p = Placement(tuple(items))
+    tiles = [t for _, t in items]
+    again = {frozenset(x.tiles) for x in legal_placements(board, tiles)}
+    distinct_cells = len({q for q, _ in items}) == len(items)
+    assert is_legal(board, p) == (distinct_cells and frozenset(items) in again)
+    if how == "keep":
+        assert is_legal(board, p)
