@@ -77,6 +77,8 @@ class DetectorSettings:
             sides, under any light level.
         refit_rounds: after reading every candidate, the lattice is refitted to those that
             read as tiles and all are read again, at most this many times.
+        reread_shift: after a refit, a tile whose corners moved less than this (pitches) keeps
+            its reading (a 2 px shift on a 48 px patch changes nothing).
         max_tile_turn_deg: largest turn of a tile against its neighbours' lattice that its own
             edges may claim (hand-laid tiles are within about 6 degrees; twice that margin).
         weak_max_residual: a hole seen only in the neutral mask joins the board when it is
@@ -145,6 +147,7 @@ class DetectorSettings:
     dark_ratio: float = 0.45
     weak_max_residual: float = 0.3
     refit_rounds: int = 2
+    reread_shift: float = 0.04
     max_tile_turn_deg: float = 12.0
     neutral_ratio: float = 0.12
     neutral_min: float = 18.0
@@ -248,20 +251,27 @@ def _body_masks(
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
-    """Union of candidate lists; a hole found by several masks is kept once (the largest)."""
+    """Union of candidate lists; a hole found by several masks is kept once.
+
+    The dark mask's hole is preferred (it is the stronger evidence); otherwise the larger. A
+    square body in either mask proves a lone tile; else a blob in either disproves it.
+    """
     out: list[_Candidate] = []
     for g in groups:
+        if not g:
+            continue
+        if not out:
+            out = list(g)
+            continue
+        oc = np.array([o.centre_xy for o in out])
+        od = np.array([o.diameter for o in out])
         for c in g:
-            dup = -1
-            for i, o in enumerate(out):
-                if np.hypot(*(o.centre_xy - c.centre_xy)) < 0.35 * max(o.diameter, c.diameter):
-                    dup = i
-                    break
-            if dup < 0:
+            dist = np.hypot(*(oc - c.centre_xy).T)
+            near = np.nonzero(dist < 0.35 * np.maximum(od, c.diameter))[0]
+            if not len(near):
                 out.append(c)
                 continue
-            o = out[dup]
-            # a square body in either mask proves a tile; else a blob in either disproves it
+            o = out[int(near[0])]
             body = (
                 "square"
                 if "square" in (o.body, c.body)
@@ -270,7 +280,7 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
             if not (o.strong and not c.strong) and (
                 c.area > o.area and c.parent_count <= o.parent_count
             ):
-                out[dup] = o = c
+                out[int(near[0])] = o = c
             o.body = body
     return out
 
@@ -425,7 +435,7 @@ def _read_patch(
     pf = cv2.GaussianBlur(patch, (0, 0), s.patch_smooth * p).reshape(-1, 3).astype(np.float32)
     ring = pf[geo.body]
     body_c = np.median(ring, axis=0)
-    sym_c = np.median(pf[geo.centre], axis=0)
+    sym_c = pf[geo.centre].mean(axis=0)
     d = sym_c - body_c
     dd = float(d @ d)
     if dd < s.min_symbol_contrast**2:
@@ -452,11 +462,10 @@ def _read_patch(
     inner_sym = cv2.erode(sym, np.ones((3, 3), np.uint8))
     if cv2.countNonZero(inner_sym) < 4:
         inner_sym = sym
-    raw = patch.reshape(-1, 3).astype(np.float64)
-    sym_bgr = np.median(raw[inner_sym.reshape(-1) > 0], axis=0)
-    body_bgr = np.median(raw[geo.body], axis=0)
-    v = patch.max(axis=2)
-    sharp = float(cv2.Laplacian(v, cv2.CV_32F).var())
+    sym_bgr = np.array(cv2.mean(patch, mask=inner_sym)[:3])
+    body_bgr = body_c.astype(np.float64)
+    _, sd = cv2.meanStdDev(cv2.Laplacian(patch[:, :, 1], cv2.CV_32F))
+    sharp = float(sd[0, 0] ** 2)
     bv = float(body_bgr.max())
     return _Read(
         area=cv2.countNonZero(sym) / float(p * p),
@@ -795,6 +804,10 @@ def _assemble(
     n = len(cands)
     keep_dbg = dbg is not None
     use = np.ones(n, bool)
+    prev_corners: list[NDArray[np.float64]] | None = None
+    prev_reads: list[_Read] = []
+    prev_conf = np.zeros((n, len(SHAPE_ORDER)))
+    prev_dist = np.full(n, np.inf)
     for _round in range(s.refit_rounds + 1):
         fit, image_from_grid = _fit_cells(centres, angles, side_est, scale, h_tab, s, use)
         g = _apply_h(np.linalg.inv(image_from_grid), centres / scale)[:, ::-1]
@@ -806,6 +819,8 @@ def _assemble(
             fill = s.tile_fill
         lone = use.sum() == 1
         reads, corners_all = [], []
+        shape_conf = np.zeros((n, len(SHAPE_ORDER)))
+        shape_dist = np.full(n, np.inf)
         for i in range(n):
             corners = _tile_corners(
                 cands[i].centre_xy / scale,
@@ -819,14 +834,20 @@ def _assemble(
                 s,
             )
             corners_all.append(corners)
-            reads.append(_read_patch(image_bgr, corners, s, keep_dbg))
-        shape_conf = np.zeros((n, len(SHAPE_ORDER)))
-        shape_dist = np.full(n, np.inf)
-        for i, r in enumerate(reads):
+            if (
+                prev_corners is not None
+                and np.abs(prev_corners[i] - corners).max() <= s.reread_shift * fit.pitch_px
+            ):
+                reads.append(prev_reads[i])  # the refit did not move this tile: same reading
+                shape_conf[i], shape_dist[i] = prev_conf[i], prev_dist[i]
+                continue
+            r = _read_patch(image_bgr, corners, s, keep_dbg)
+            reads.append(r)
             if r.ok and r.profile is not None:
                 d, p = classify_profile(r.profile, r.solidity, s.shape)
                 shape_conf[i] = p
                 shape_dist[i] = float(d.min())
+        prev_corners, prev_reads, prev_conf, prev_dist = corners_all, reads, shape_conf, shape_dist
         valid = np.array([r.ok for r in reads]) & (shape_dist <= s.max_shape_distance)
         env_at = np.array([c.envelope for c in cands])
         valid &= residual <= s.lattice.max_cell_residual

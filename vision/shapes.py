@@ -172,40 +172,49 @@ def radial_profile(mask: NDArray[np.uint8], bins: int) -> tuple[NDArray[np.float
 
     Args:
         mask: ``(h, w)`` uint8, non-zero = symbol, in the tile's frame.
-        bins: number of angle sectors; sector ``k`` covers angles ``[k, k+1) * 360/bins``
+        bins: number of angle sectors; sector ``k`` is the direction ``k * 360/bins``
             degrees, measured from +x towards +y (image convention).
 
     Returns:
-        ``(profile, solidity)``: ``(bins,)`` float64 radii divided by their mean, and the
-        blob's area over its convex hull's area; None when there is no blob.
+        ``(profile, solidity)``: ``(bins,)`` float64 outermost radius of the blob along each
+        direction from its centroid, divided by the mean; and the blob's area over its convex
+        hull's area. None when there is no blob.
     """
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     c = max(contours, key=cv2.contourArea)
     m = cv2.moments(c)
-    if m["m00"] <= 0 or len(c) < 5:
+    hull = cv2.contourArea(cv2.convexHull(c))
+    if m["m00"] <= 0 or hull <= 0:
         return None
+    blob = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(blob, [c], -1, 255, -1)
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    pts = c.reshape(-1, 2).astype(np.float64)
-    # densify: midpoints between consecutive contour pixels so small symbols fill every sector
-    nxt = np.roll(pts, -1, axis=0)
-    pts = np.concatenate([pts, (pts + nxt) / 2], axis=0)
-    dx, dy = pts[:, 0] - cx, pts[:, 1] - cy
-    r = np.hypot(dx, dy)
-    k = ((np.arctan2(dy, dx) % (2 * math.pi)) / (2 * math.pi) * bins).astype(np.int64) % bins
-    prof = np.zeros(bins)
-    np.maximum.at(prof, k, r)
-    empty = prof == 0
-    if empty.all():
+    h, w = mask.shape
+    r_max = float(np.hypot(max(cx, w - cx), max(cy, h - cy)))
+    n_r = 2 * max(h, w)
+    # rows: directions (0..360 degrees), columns: radius 0..r_max
+    polar = cv2.warpPolar(
+        blob,
+        (n_r, bins),
+        (cx, cy),
+        r_max,
+        cv2.WARP_POLAR_LINEAR | cv2.INTER_LINEAR | cv2.WARP_FILL_OUTLIERS,
+    )
+    inside = polar >= 128
+    any_in = inside.any(axis=1)
+    if not any_in.any():
         return None
+    last = n_r - 1 - np.argmax(inside[:, ::-1], axis=1)
+    prof = np.where(any_in, (last + 0.5) * (r_max / n_r), 0.0)
+    empty = ~any_in
     if empty.any():  # fill gaps by circular linear interpolation
         idx = np.arange(bins)
         good = idx[~empty]
         prof[empty] = np.interp(idx[empty], good, prof[good], period=bins)
     mean = prof.mean()
-    hull = cv2.contourArea(cv2.convexHull(c))
-    if mean <= 0 or hull <= 0:
+    if mean <= 0:
         return None
     return prof / mean, float(m["m00"] / hull)
 
@@ -226,6 +235,13 @@ def _prototypes(
     return out, sol
 
 
+@lru_cache(maxsize=8)
+def _roll_index(bins: int, max_shift: int) -> NDArray[np.int64]:
+    """``(2 * max_shift + 1, bins)`` indices: row ``k`` is ``np.roll`` by ``k - max_shift``."""
+    base = np.arange(bins)
+    return np.stack([(base - sh) % bins for sh in range(-max_shift, max_shift + 1)])
+
+
 def classify_profile(
     profile: NDArray[np.float64], solidity: float, settings: ShapeSettings = ShapeSettings()
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -242,8 +258,7 @@ def classify_profile(
         ``-(d / sigma)^2 / 2`` (sum 1).
     """
     protos, sols = _prototypes(settings.bins, settings.proto_blur)
-    shifts = range(-settings.max_shift_bins, settings.max_shift_bins + 1)
-    rolled = np.stack([np.roll(profile, s) for s in shifts])  # (S, bins)
+    rolled = profile[_roll_index(settings.bins, settings.max_shift_bins)]  # (S, bins)
     diff = protos[:, :, None, :] - rolled[None, None, :, :]  # (6, B, S, bins)
     dp = (diff * diff).mean(axis=3).min(axis=2)  # (6, B)
     ds = (settings.solidity_weight * (sols - solidity)) ** 2  # (6, B)
