@@ -33,6 +33,7 @@ tile does not move between frames of a :class:`Scene`.
 from __future__ import annotations
 
 import colorsys
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -161,6 +162,14 @@ class Conditions:
         wear: paint wear/dirt on the symbols, 0..1.
         drift: lighting drift amplitude over time in a :class:`Scene` (exposure and colour), 0..1.
         bump_mm, bump_deg: magnitude of a random table/camera bump (:meth:`Bump.random`).
+        sharpen: phone-style unsharp masking strength (0 = none; phones use ~0.3-1).
+        saturation: colour saturation gain of the camera's processing (1 = neutral).
+        chroma_px: lateral chromatic aberration at the image corners, pixels (red and blue
+            channels scaled about the centre in opposite directions).
+        dof_px: extra defocus blur sigma, pixels, at the part of the table farthest (in depth)
+            from the focus plane through the board centre (matters in oblique views).
+        clutter: number of everyday objects on the table around the board (score pad and
+            pencil, cup, the tile bag, dice, coins).
     """
 
     tilt_deg: float = 8.0
@@ -197,6 +206,11 @@ class Conditions:
     drift: float = 0.0
     bump_mm: float = 0.0
     bump_deg: float = 0.0
+    sharpen: float = 0.0
+    saturation: float = 1.0
+    chroma_px: float = 0.0
+    dof_px: float = 0.0
+    clutter: int = 0
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -274,6 +288,11 @@ class Conditions:
             drift=float(u(0, 0.3 * k)),
             bump_mm=float(u(2, 2 + 20 * k)),
             bump_deg=float(u(0.3, 0.3 + 3 * k)),
+            sharpen=float(u(0, 1.2 * k)),
+            saturation=float(u(1 - 0.25 * k, 1 + 0.35 * k)),
+            chroma_px=float(u(0, 2.0 * k)),
+            dof_px=float(u(0, 3.0 * k)) if rng.random() < 0.5 else 0.0,
+            clutter=int(rng.integers(0, 1 + round(4 * k))),
         )
 
 
@@ -980,12 +999,245 @@ def _roi(pts: NDArray[np.float64], size: tuple[int, int], pad: int = 2
     return x0, y0, x1 - x0, y1 - y0
 
 
+_NOISE_N = 1031  # prime side of the cached Gaussian noise bank (no visible period)
+
+
+@functools.lru_cache(maxsize=1)
+def _noise_bank() -> F32:
+    """A fixed (N, N, 3) float32 standard-normal field; frames cut shifted, flipped views of it
+    (drawing 36 M fresh normals for a 12 MP frame takes over a second)."""
+    return np.random.default_rng(20240601).standard_normal((_NOISE_N, _NOISE_N, 3),
+                                                            dtype=np.float32)
+
+
+def _noise_field(rng: np.random.Generator, h: int, w: int) -> F32:
+    """(h, w, 3) float32 unit Gaussian noise for one frame, chosen by ``rng``."""
+    bank = _noise_bank()
+    if rng.random() < 0.5:
+        bank = bank.transpose(1, 0, 2)
+    if rng.random() < 0.5:
+        bank = bank[::-1]
+    n = _NOISE_N
+    oy, ox = (int(v) for v in rng.integers(0, n, size=2))
+    out = np.empty((h, w, 3), np.float32)
+    y, sy = 0, oy
+    while y < h:  # copy wrapped blocks of the bank
+        ch = min(n - sy, h - y)
+        x, sx = 0, ox
+        while x < w:
+            cw = min(n - sx, w - x)
+            out[y:y + ch, x:x + cw] = bank[sy:sy + ch, sx:sx + cw]
+            x, sx = x + cw, 0
+        y, sy = y + ch, 0
+    return out
+
+
+def _noise_sigma(img: F32, shot: float, read: float) -> F32:
+    """Per-pixel noise sigma (linear units): Poisson-like shot noise plus read noise.
+
+    Source: the usual affine (Poisson-Gaussian) sensor noise model, variance = a * signal + b
+    (Foi et al., "Practical Poissonian-Gaussian noise modeling", IEEE TIP 2008). The signal is
+    smooth enough to evaluate at 1/4 resolution.
+    """
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
+    sig = np.sqrt(np.maximum(small, 0) * np.float32(shot) + np.float32(read * read * 0.25))
+    return cv2.resize(sig, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _chromatic_aberration(img: F32, px: float) -> F32:
+    """Lateral chromatic aberration: red scaled up, blue down about the centre so each is
+    displaced by ``px`` pixels at the corners (green, the reference, stays)."""
+    h, w = img.shape[:2]
+    half_diag = math.hypot(w, h) / 2
+    out = img.copy()
+    for ch, sign in ((2, 1.0), (0, -1.0)):
+        s = 1 + sign * px / half_diag
+        m = np.array([[s, 0, (1 - s) * w / 2], [0, s, (1 - s) * h / 2]], np.float64)
+        out[..., ch] = cv2.warpAffine(img[..., ch], m, (w, h), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REFLECT)
+    return out
+
+
 def _seed_rng(*key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([int(k) & 0xFFFFFFFF for k in key]))
 
 
 # stream tags
-_T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE = range(1, 8)
+_T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE, _T_CLUTTER = range(1, 9)
+
+
+# ----------------------------------------------------------------------------------------------
+# Clutter: everyday objects on the table around the board
+# ----------------------------------------------------------------------------------------------
+_CLUTTER_KINDS = ("sheet", "pencil", "cup", "bag", "die", "coin")
+
+
+def _clutter_items(rng: np.random.Generator, count: int, keep_out: tuple[float, float, float,
+                   float], view: tuple[float, float, float, float]) -> list[dict[str, Any]]:
+    """Random objects (world mm) outside the ``keep_out`` box ``(x0, y0, x1, y1)`` and, where
+    possible, inside the ``view`` box."""
+    items: list[dict[str, Any]] = []
+    kx0, ky0, kx1, ky1 = keep_out
+    vx0, vy0, vx1, vy1 = view
+    for _ in range(count):
+        kind = _CLUTTER_KINDS[int(rng.integers(len(_CLUTTER_KINDS)))]
+        radius = {"sheet": 95.0, "pencil": 90.0, "cup": 45.0, "bag": 90.0, "die": 12.0,
+                  "coin": 13.0}[kind]
+        for _attempt in range(30):
+            x = float(rng.uniform(vx0, vx1))
+            y = float(rng.uniform(vy0, vy1))
+            if (x + radius < kx0 or x - radius > kx1 or y + radius < ky0 or y - radius > ky1):
+                break
+        else:
+            continue
+        items.append({"kind": kind, "x": x, "y": y, "angle": float(rng.uniform(0, 2 * np.pi)),
+                      "seed": int(rng.integers(1 << 30))})
+    return items
+
+
+def _rect(wd: float, ht: float) -> NDArray[np.float64]:
+    return np.array([[-wd / 2, -ht / 2], [wd / 2, -ht / 2], [wd / 2, ht / 2], [-wd / 2, ht / 2]])
+
+
+def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, Any]],
+                  size: tuple[int, int], sh_dir: NDArray[np.float64], shadow: float) -> None:
+    """Draw clutter ``items`` (from :func:`_clutter_items`) into ``img`` (linear, in place)."""
+    for it in items:
+        rng = np.random.default_rng(it["seed"])
+        ca, sa = math.cos(it["angle"]), math.sin(it["angle"])
+        rot = np.array([[ca, -sa], [sa, ca]])
+        origin = np.array([it["x"], it["y"]])
+
+        def proj(local: NDArray[np.float64], z: float, rot: NDArray[np.float64] = rot,
+                 origin: NDArray[np.float64] = origin) -> NDArray[np.float64] | None:
+            world = local @ rot.T + origin
+            xy, depth = cam.project(np.column_stack([world, np.full(len(world), -z)]))
+            return xy if np.all(depth > 0) else None
+
+        def fill(polys: list[NDArray[np.float64] | None], colour: Sequence[float] | F32,
+                 alpha: float = 1.0) -> tuple[int, int, F32] | None:
+            ps = [p for p in polys if p is not None]
+            if not ps:
+                return None
+            roi = _roi(np.vstack(ps), size)
+            if roi is None:
+                return None
+            x0, y0, rw, rh = roi
+            m = _poly_mask(ps, x0, y0, rw, rh) * np.float32(alpha)
+            c = colour if isinstance(colour, np.ndarray) else _lin(colour)
+            _blend(img, m, c, x0, y0)
+            return x0, y0, m
+
+        def cast(local: NDArray[np.float64], height: float,
+                 rot: NDArray[np.float64] = rot) -> None:
+            base = proj(local + (sh_dir @ rot) * height * 0.5, 0.0)
+            if base is None:
+                return
+            roi = _roi(base, size, pad=6)
+            if roi is None:
+                return
+            x0, y0, rw, rh = roi
+            m = _poly_mask([base], x0, y0, rw, rh)
+            m = cv2.GaussianBlur(m, (0, 0), 2.0)
+            img[y0:y0 + rh, x0:x0 + rw] *= (1 - shadow * 0.6 * m)[..., None]
+
+        kind = it["kind"]
+        if kind == "sheet":
+            outline = _rect(105, 148)
+            cast(outline, 1.0)
+            paper = (int(rng.integers(232, 250)),) * 2 + (int(rng.integers(220, 240)),)
+            fill([proj(outline, 0.3)], paper)
+            ink = _lin((30, 40, 110) if rng.random() < 0.5 else (50, 50, 55))
+            # ruled lines and handwritten scores
+            for row in range(-64, 70, 8):
+                line = proj(np.array([[-46.0, row], [46.0, row]]), 0.3)
+                if line is not None:
+                    _line(img, line, _lin((150, 180, 220)), 0.45, cam, size)
+                if rng.random() < 0.6:
+                    x = -44.0 + rng.uniform(0, 10)
+                    pts = [[x, row - 1.0]]
+                    for _ in range(int(rng.integers(6, 22))):
+                        x += rng.uniform(1.0, 3.0)
+                        pts.append([x, row - 1.0 - rng.uniform(0, 5.0)])
+                    scrib = proj(np.array(pts), 0.3)
+                    if scrib is not None:
+                        _line(img, scrib, ink, 0.5, cam, size)
+        elif kind == "pencil":
+            body = _rect(170, 7.5)
+            cast(body, 7.5)
+            colour = [(232, 186, 40), (40, 90, 170), (200, 40, 40), (40, 140, 70)][
+                int(rng.integers(4))]
+            fill([proj(body, 7.5)], colour)
+            stripe = _rect(170, 2.4) + np.array([0.0, 1.8])  # the lit facet of the hexagon
+            fill([proj(stripe, 7.5)], np.clip(_lin(colour) * 1.4, 0, 1))
+            tip = np.array([[85, -3.75], [85, 3.75], [103, 0]])
+            fill([proj(tip, 5.0)], (222, 184, 135))
+            fill([proj(np.array([[99, -1], [99, 1], [103, 0]]), 4.0)], (45, 45, 48))
+        elif kind == "cup":
+            cast(_circle(0, 0, 40, 32), 95.0)
+            body = [proj(_circle(0, 0, 38, 40), 0.0), proj(_circle(0, 0, 42, 40), 95.0)]
+            pts = [p for p in body if p is not None]
+            if len(pts) == 2:
+                hull = cv2.convexHull(np.vstack(pts).astype(np.float32)).reshape(-1, 2)
+                colour = [(240, 240, 235), (30, 60, 120), (190, 60, 50), (60, 60, 60)][
+                    int(rng.integers(4))]
+                fill([hull.astype(np.float64)], np.clip(_lin(colour) * 0.75, 0, 1))
+                fill([proj(_circle(0, 0, 42, 40), 95.0)], colour)
+                fill([proj(_circle(0, 0, 37, 40), 90.0)], (70, 40, 22))
+        elif kind == "bag":
+            ang = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+            ph = rng.uniform(0, 2 * np.pi, size=2)
+            r = 60 * (1 + 0.12 * np.sin(2 * ang + ph[0]) + 0.07 * np.sin(3 * ang + ph[1]))
+            outline = np.column_stack([r * 1.4 * np.cos(ang), r * np.sin(ang)])
+            cast(outline, 40.0)
+            colour = [(48, 36, 80), (25, 25, 30), (90, 30, 40)][int(rng.integers(3))]
+            res = fill([proj(outline, 30.0)], colour)
+            if res is not None:
+                x0, y0, m = res
+                n = _fbm(rng, m.shape, 6, 3) * 0.25
+                roi = img[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+                roi *= (1 + n * m)[..., None]
+        elif kind == "die":
+            cast(_rect(16, 16), 16.0)
+            foot, top = proj(_rect(16, 16), 0.0), proj(_rect(15, 15), 16.0)
+            if foot is not None and top is not None:
+                hull = cv2.convexHull(np.vstack([foot, top]).astype(np.float32)).reshape(-1, 2)
+                fill([hull.astype(np.float64)], (170, 170, 165))
+                fill([top], (238, 236, 230))
+                pips = {1: [(0, 0)], 2: [(-4, -4), (4, 4)], 3: [(-4, -4), (0, 0), (4, 4)],
+                        4: [(-4, -4), (4, -4), (-4, 4), (4, 4)],
+                        5: [(-4, -4), (4, -4), (0, 0), (-4, 4), (4, 4)],
+                        6: [(-4, -4), (4, -4), (-4, 0), (4, 0), (-4, 4), (4, 4)]}[
+                    int(rng.integers(1, 7))]
+                fill([proj(_circle(px_, py_, 1.6, 12), 16.0) for px_, py_ in pips], (25, 25, 25))
+            gl = proj(_rect(15, 15), 16.0)
+            if gl is not None:
+                roi = _roi(gl, size)
+                if roi is not None:
+                    x0, y0, rw, rh = roi
+                    gloss[y0:y0 + rh, x0:x0 + rw] = np.maximum(
+                        gloss[y0:y0 + rh, x0:x0 + rw], _poly_mask([gl], x0, y0, rw, rh) * 0.4)
+        elif kind == "coin":
+            cast(_circle(0, 0, 12, 24), 2.0)
+            colour = [(196, 160, 80), (190, 190, 195), (170, 110, 70)][int(rng.integers(3))]
+            fill([proj(_circle(0, 0, 12, 32), 2.0)], colour)
+            fill([proj(_circle(0, 0, 10.5, 32), 2.0)], np.clip(_lin(colour) * 1.2, 0, 1))
+
+
+def _line(img: F32, pts_xy: NDArray[np.float64], colour: F32, width_mm: float, cam: _Camera,
+          size: tuple[int, int]) -> None:
+    roi = _roi(pts_xy, size, pad=3)
+    if roi is None:
+        return
+    x0, y0, rw, rh = roi
+    m = np.zeros((rh, rw), np.uint8)
+    scale = float(cam.k[0, 0] / max(np.linalg.norm(cam.c), 1.0))  # px per mm near the table
+    thick = max(1, round(width_mm * scale))
+    pts = np.round((pts_xy - (x0, y0)) * _SCALE).astype(np.int32)
+    cv2.polylines(m, [pts], False, 255, thick, cv2.LINE_AA, _SHIFT)
+    alpha = m.astype(np.float32) * np.float32(min(1.0, width_mm * scale) / 255)
+    _blend(img, alpha, colour, x0, y0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1096,7 +1348,7 @@ class Scene:
         lo = canvas_pts.min(axis=0)
         hi = canvas_pts.max(axis=0)
         area = float(np.prod(hi - lo))
-        budget = float(min(w * h * 1.3, 9e6))
+        budget = float(min(w * h * 0.8, 3.5e6))
         mmpp = max(math.sqrt(area / budget), 0.05)
         cw = max(int((hi[0] - lo[0]) / mmpp) + 1, 8)
         ch = max(int((hi[1] - lo[1]) / mmpp) + 1, 8)
@@ -1117,6 +1369,21 @@ class Scene:
         self._drift_phase = float(lrng.uniform(0, 2 * np.pi))
         self._drift_period = float(lrng.uniform(20, 90))
         self._blob = _fbm(lrng, (max(h // 16, 4), max(w // 16, 4)), max(min(w, h) / 64, 2), 2)
+        # clutter around the board (outside the framed cells), fixed for the scene
+        crng = _seed_rng(self.seed, _T_CLUTTER)
+        if fit:
+            kr0, kc0, kr1, kc1 = r0 - 1.5, c0 - 1.5, r1 + 1.5, c1 + 1.5
+        else:
+            kr0, kc0 = self.mid[0] - span / 2, self.mid[1] - span / 2
+            kr1, kc1 = self.mid[0] + span / 2, self.mid[1] + span / 2
+        keep_out = ((kc0 - self.mid[1]) * self.pitch_mm, (kr0 - self.mid[0]) * self.pitch_mm,
+                    (kc1 - self.mid[1]) * self.pitch_mm, (kr1 - self.mid[0]) * self.pitch_mm)
+        view_pts = (hinv @ np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]],
+                                    np.float64).T).T
+        view_pts = view_pts[:, :2] / view_pts[:, 2:3]
+        view = (float(view_pts[:, 0].min()), float(view_pts[:, 1].min()),
+                float(view_pts[:, 0].max()), float(view_pts[:, 1].max()))
+        self._clutter = _clutter_items(crng, cond.clutter, keep_out, view)
 
     # -- per-tile geometry ----------------------------------------------------------------
     def _tile_pose(self, pos: Pos) -> tuple[float, float, float]:
@@ -1207,6 +1474,10 @@ class Scene:
         sm = cv2.resize(sm, (w, h), interpolation=cv2.INTER_LINEAR)
         img *= (1 - cond.shadow * 0.85 * sm)[..., None]
 
+        # clutter lies on the table around the board
+        if self._clutter:
+            _draw_clutter(img, gloss, cam, self._clutter, self.size, sh_dir, cond.shadow)
+
         # 4. tiles, far to near
         trng_paint = _seed_rng(self.seed, _T_PALETTE)
         wear_noise = _fbm(trng_paint, (64, 64), 6, 3)
@@ -1228,27 +1499,37 @@ class Scene:
             img += glare[..., None] * gloss[..., None] * self._light_color(t)[None, None, :]
 
         # 7. optics and sensor
+        if cond.dof_px > 0.3:
+            img = self._defocus(img, cam)
         if cond.motion_px > 0.5:
             img = self._motion_blur(img, cond.motion_px, frng)
         if cond.blur_px > 0.05:
             img = cv2.GaussianBlur(img, (0, 0), cond.blur_px)
+        if cond.chroma_px > 0.05:
+            img = _chromatic_aberration(img, cond.chroma_px)
         iso = 1.0 / min(max(cond.exposure, 0.05), 1.0)
         read = cond.noise / 255.0 * iso
         shot = (cond.noise / 255.0) * 0.02 * iso
-        noise = frng.standard_normal(img.shape, dtype=np.float32)
-        img += noise * np.sqrt(np.maximum(img, 0) * shot + read * read * 0.25)
+        img += _noise_field(frng, h, w) * _noise_sigma(img, shot, read)
         # chroma-correlated low-light blotches
         if iso > 1.5:
             blot = cv2.resize(frng.standard_normal((h // 4 + 1, w // 4 + 1, 3)).astype(
                 np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
             img += blot * np.float32(read * 0.4)
+        # 8. the camera's processing: saturation and unsharp masking (phones do both)
+        if abs(cond.saturation - 1.0) > 0.01:
+            luma = img @ np.array([0.0722, 0.7152, 0.2126], np.float32)  # BGR, Rec. 709
+            img = luma[..., None] + (img - luma[..., None]) * np.float32(cond.saturation)
+        if cond.sharpen > 0.01:
+            soft = cv2.GaussianBlur(img, (0, 0), 1.2)
+            img = cv2.addWeighted(img, 1 + cond.sharpen, soft, -cond.sharpen, 0)
         out = _to_srgb_u8(img)
         if cond.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
             if ok:
                 out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
-        # 8. truth
+        # 9. truth
         truth = []
         hand_cover = hand_alpha > 0.5
         for pos, tile, g in truth_geo:
@@ -1532,14 +1813,16 @@ class Scene:
         return (light ** np.float32(1 - cond.wb_correction)).astype(np.float32)
 
     def _illumination(self, t: float) -> F32:
+        """(H, W, 3) float32 light reaching each pixel (smooth: computed at 1/8 resolution)."""
         cond = self.conditions
         w, h = self.size
-        yy, xx = np.ogrid[0:h, 0:w]
-        nx = (xx - w / 2) / (w / 2)
-        ny = (yy - h / 2) / (h / 2)
+        lw, lh = max(w // 8, 4), max(h // 8, 4)
+        yy, xx = np.ogrid[0:lh, 0:lw]
+        nx = ((xx + 0.5) / lw - 0.5) * 2
+        ny = ((yy + 0.5) / lh - 0.5) * 2
         a = math.radians(cond.gradient_deg)
         ramp = (math.cos(a) * nx + math.sin(a) * ny) / 2  # -0.7..0.7
-        blob = cv2.resize(self._blob, (w, h), interpolation=cv2.INTER_CUBIC)
+        blob = cv2.resize(self._blob, (lw, lh), interpolation=cv2.INTER_CUBIC)
         field_ = 1 + cond.gradient * (ramp - 0.15 * blob)
         field_ = np.maximum(field_, 0.05)
         rr = nx * nx * 0.5 + ny * ny * 0.5
@@ -1548,8 +1831,9 @@ class Scene:
         if cond.drift > 0:
             exposure *= 1 + 0.3 * cond.drift * math.sin(
                 2 * math.pi * t / self._drift_period + self._drift_phase)
-        field_ = (field_ * exposure).astype(np.float32)
-        return field_[..., None] * self._light_color(t)[None, None, :]
+        small = (field_ * exposure).astype(np.float32)[..., None] * self._light_color(t)[
+            None, None, :]
+        return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
     def _glare(self, t: float) -> F32 | None:
         cond = self.conditions
@@ -1579,6 +1863,25 @@ class Scene:
             g += cond.glare * (core * 0.8 + halo * 0.2) / (1 + i * 0.4)
         g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR)
         return g.astype(np.float32) * np.float32(cond.exposure)
+
+    def _defocus(self, img: F32, cam: _Camera) -> F32:
+        """Depth-dependent defocus: blend towards a blurred copy with the thin-lens blur
+        ``|1 - z_focus / z|`` of the table point at each pixel (focus on the board centre)."""
+        w, h = self.size
+        lw, lh = max(w // 16, 2), max(h // 16, 2)
+        yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float64)
+        pix = np.stack([(xx + 0.5) * w / lw, (yy + 0.5) * h / lh, np.ones_like(xx)], axis=-1)
+        world = pix.reshape(-1, 3) @ np.linalg.inv(cam.plane_h(0.0)).T
+        world = world[:, :2] / world[:, 2:3]
+        _, z = cam.project(np.column_stack([world, np.zeros(len(world))]))
+        _, zf = cam.project(np.array([[*self.target[:2], 0.0]]))
+        coc = np.abs(1 - zf[0] / np.maximum(z, 1e-6)).reshape(lh, lw)
+        peak = float(coc.max())
+        if peak <= 1e-6:
+            return img
+        alpha = cv2.resize((coc / peak).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+        blurred = cv2.GaussianBlur(img, (0, 0), self.conditions.dof_px)
+        return img + (blurred - img) * alpha[..., None]
 
     def _motion_blur(self, img: F32, length: float, rng: np.random.Generator) -> F32:
         n = max(3, round(length) | 1)

@@ -302,3 +302,22 @@ def test_golden_set_regenerates_identically() -> None:
     from benchmarks.make_golden import check
 
     assert check(GOLDEN_DIR) == []
+
+
+def test_clutter_and_camera_processing_leave_the_tiles_readable() -> None:
+    cond = dataclasses.replace(PRESETS["easy"], clutter=6, sharpen=1.0, saturation=1.3,
+                               chroma_px=2.0, dof_px=3.0, tilt_deg=30.0, surface="white",
+                               glare=0.0)
+    r = render(BOARD, cond, 12, size=(960, 720))
+    plain = render(BOARD, dataclasses.replace(cond, clutter=0), 12, size=(960, 720))
+    # clutter changes the table, never the board
+    changed = np.abs(r.image_bgr.astype(int) - plain.image_bgr.astype(int)).max(axis=2) > 30
+    assert changed.mean() > 0.002
+    for t in r.truth:
+        assert t.visible
+        x, y = np.round(t.center_xy).astype(int)
+        assert not changed[y - 2:y + 3, x - 2:x + 3].any()
+    hsv = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2HSV)
+    for t in r.truth:  # symbols keep their colour through the processing
+        x, y = np.round(t.center_xy).astype(int)
+        assert hsv[y, x, 1] > 80 and hsv[y, x, 2] > 80, t.pos
