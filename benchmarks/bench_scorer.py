@@ -20,6 +20,7 @@ from collections import Counter
 from typing import Any
 
 from scorer.game import Place, replay
+from scorer.infer import infer_move
 from scorer.model import Board, classic_kinds
 from scorer.moves import legal_placements, random_game
 from scorer.record import dump_record, load_record
@@ -82,6 +83,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             t0 = time.perf_counter()
             counts.append(sum(1 for _ in legal_placements(board, hand)))
             search_ms.append((time.perf_counter() - t0) * 1e3)
+    # 2b. infer the last move on a late board seen rotated and shifted, 3 readings per cell
+    infer_ms: list[float] = []
+    kinds = classic_kinds()
+    for g in games:
+        board = Board()
+        prev = board
+        for ev in g.events:
+            if isinstance(ev, Place):
+                prev, board = board, board.with_tiles(ev.tiles.tiles)
+            if len(board) >= 80:
+                break
+        cam = board.rotated(1).translated(3, -4)
+        after = {p: (t, rng.choice(kinds), rng.choice(kinds)) for p, t in cam.items()}
+        infer_ms.append(
+            _median_us(lambda prev=prev, after=after: infer_move(prev, after), reps) / 1e3
+        )
     # 3. replay complete games (and load their record first)
     replay_ms: list[float] = []
     load_replay_ms: list[float] = []
@@ -100,6 +117,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "legal_placements_ms_max": round(max(search_ms), 2),
         "legal_placements_found_median": statistics.median(counts),
         "late_board_tiles": late_sizes,
+        "infer_move_ms_median": round(statistics.median(infer_ms), 2),
         "replay_ms_median": round(statistics.median(replay_ms), 2),
         "load_and_replay_ms_median": round(statistics.median(load_replay_ms), 2),
         "replayed_game_tiles": tiles_placed,

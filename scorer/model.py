@@ -86,6 +86,11 @@ class Shape(enum.Enum):
     STAR4 = "star4"
     STAR8 = "star8"
 
+    # Members are singletons compared by identity, so the C-level identity hash is consistent
+    # with ``==`` and spares Enum's Python-level ``hash(self._name_)`` on every Tile hash
+    # (tiles are hashed constantly by the move search and replay; see benchmarks/bench_scorer).
+    __hash__ = object.__hash__
+
     @property
     def letter(self) -> str:
         """The shape's notation letter."""
