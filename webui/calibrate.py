@@ -97,8 +97,9 @@ def _handle(e: _Error) -> tuple[Response, int]:
 @bp.errorhandler(HTTPException)
 def _handle_http(e: HTTPException) -> tuple[Response, int]:
     code = e.code or 500
-    return jsonify({"error": (e.name or "error").lower().replace(" ", "_"),
-                    "message": e.description or ""}), code
+    return jsonify(
+        {"error": (e.name or "error").lower().replace(" ", "_"), "message": e.description or ""}
+    ), code
 
 
 def _state() -> CalibrationState:
@@ -156,10 +157,15 @@ def _palette(default: Palette) -> Palette:
 def _summary(prof: Profile) -> dict[str, Any]:
     pal = prof.palette
     return {
-        "palette": [{"name": n, "rgb": rgb_to_hex(pal.rgb[n]),
-                     "lab": [round(v, 2) for v in pal.lab[n]],
-                     "spread": [round(v, 2) for v in pal.spread[n]] if n in pal.spread else None}
-                    for n in pal.names],
+        "palette": [
+            {
+                "name": n,
+                "rgb": rgb_to_hex(pal.rgb[n]),
+                "lab": [round(v, 2) for v in pal.lab[n]],
+                "spread": [round(v, 2) for v in pal.spread[n]] if n in pal.spread else None,
+            }
+            for n in pal.names
+        ],
         "calibrated": pal.calibrated,
         "white_balance": list(prof.white_balance.gains) if prof.white_balance else None,
         "geometry": prof.geometry.to_json() if prof.geometry else None,
@@ -177,11 +183,18 @@ def _pending_json(result: ColourCalibration | None) -> dict[str, Any] | None:
         "missing": list(result.missing),
         "problems": result.problems(),
         "fit_residual": round(result.fit_residual, 2),
-        "tiles": [{"index": s.index, "color": s.color, "clean": s.clean,
-                   "problem": s.problem or None, "pixels": s.pixels,
-                   "corners": [[round(x, 1), round(y, 1)] for x, y in s.corners_xy],
-                   "rgb": rgb_to_hex(pal.rgb[s.color]) if s.color else None}
-                  for s in result.samples],
+        "tiles": [
+            {
+                "index": s.index,
+                "color": s.color,
+                "clean": s.clean,
+                "problem": s.problem or None,
+                "pixels": s.pixels,
+                "corners": [[round(x, 1), round(y, 1)] for x, y in s.corners_xy],
+                "rgb": rgb_to_hex(pal.rgb[s.color]) if s.color else None,
+            }
+            for s in result.samples
+        ],
         "profile": _summary(result.profile),
     }
 
@@ -194,10 +207,16 @@ def page() -> str:
     st = current_app.extensions.get("tabletally")
     has_camera = getattr(st, "live", None) is not None
     prof = _saved_profile()
-    return render_template("calibrate.html", gid=None, current="calibrate", note=None,
-                           pin_needed=False, has_camera=has_camera,
-                           palette=",".join(prof.palette.names),
-                           profile_file=str(profile_path()))
+    return render_template(
+        "calibrate.html",
+        gid=None,
+        current="calibrate",
+        note=None,
+        pin_needed=False,
+        has_camera=has_camera,
+        palette=",".join(prof.palette.names),
+        profile_file=str(profile_path()),
+    )
 
 
 @bp.get("/api/state")
@@ -206,12 +225,14 @@ def api_state() -> Response:
     cal = _state()
     with cal.lock:
         pending = _pending_json(cal.pending)
-    return jsonify({
-        "profile_path": str(profile_path()),
-        "saved": _summary(_saved_profile()) if profile_path().exists() else None,
-        "pending": pending,
-        "camera": getattr(st, "live", None) is not None,
-    })
+    return jsonify(
+        {
+            "profile_path": str(profile_path()),
+            "saved": _summary(_saved_profile()) if profile_path().exists() else None,
+            "pending": pending,
+            "camera": getattr(st, "live", None) is not None,
+        }
+    )
 
 
 @bp.post("/api/colours")
@@ -241,24 +262,34 @@ def api_classify() -> Response:
     try:
         from vision.detect import detect
     except ImportError:
-        raise _Error(503, "no_detector", "the tile detector (vision.detect) is not available"
-                     ) from None
+        raise _Error(
+            503, "no_detector", "the tile detector (vision.detect) is not available"
+        ) from None
     obs = detect(image, profile=prof)
     quads = [np.asarray(t.corners_xy, dtype=np.float64) for t in obs.tiles]
     ours = measure_tiles(image, quads, prof)
     tiles = []
     for t, (name, de, margin, _n) in zip(obs.tiles, ours, strict=True):
-        tiles.append({
-            "x": round(t.center_xy[0], 1), "y": round(t.center_xy[1], 1),
-            "corners": [[round(x, 1), round(y, 1)] for x, y in t.corners_xy],
-            "color": name or t.tile.color, "detector_color": t.tile.color,
-            "shape": t.tile.shape.value,
-            "delta_e": None if name is None else round(de, 1),
-            "margin": round(margin, 1),
-        })
+        tiles.append(
+            {
+                "x": round(t.center_xy[0], 1),
+                "y": round(t.center_xy[1], 1),
+                "corners": [[round(x, 1), round(y, 1)] for x, y in t.corners_xy],
+                "color": name or t.tile.color,
+                "detector_color": t.tile.color,
+                "shape": t.tile.shape.value,
+                "delta_e": None if name is None else round(de, 1),
+                "margin": round(margin, 1),
+            }
+        )
     h, w = image.shape[:2]
-    return jsonify({"image_size": [w, h], "tiles": tiles,
-                    "profile": "pending" if cal.pending is not None else "saved"})
+    return jsonify(
+        {
+            "image_size": [w, h],
+            "tiles": tiles,
+            "profile": "pending" if cal.pending is not None else "saved",
+        }
+    )
 
 
 @bp.post("/api/save")
@@ -269,12 +300,15 @@ def api_save() -> Response:
         if result is None:
             raise _Error(409, "nothing_to_save", "calibrate the colours first")
         if not result.complete:
-            raise _Error(409, "coverage_incomplete",
-                         "; ".join(result.problems()) + "; profile not saved")
+            raise _Error(
+                409, "coverage_incomplete", "; ".join(result.problems()) + "; profile not saved"
+            )
         # keep geometry/lens saved meanwhile (e.g. corners clicked after the colours)
         saved = _saved_profile()
-        prof = result.profile.with_(geometry=saved.geometry or result.profile.geometry,
-                                    lens=saved.lens or result.profile.lens)
+        prof = result.profile.with_(
+            geometry=saved.geometry or result.profile.geometry,
+            lens=saved.lens or result.profile.lens,
+        )
         try:
             path = save_profile(prof, profile_path())
         except ProfileError as e:
@@ -308,8 +342,11 @@ def api_geometry() -> Response:
                     raise _Error(400, "bad_table_mm", "table_mm: expected [width, height]")
                 table = (_num(size[0], "table_mm[0]"), _num(size[1], "table_mm[1]"))
             img_size = body.get("image_size")
-            if not (isinstance(img_size, list) and len(img_size) == 2
-                    and all(isinstance(v, int) and v > 0 for v in img_size)):
+            if not (
+                isinstance(img_size, list)
+                and len(img_size) == 2
+                and all(isinstance(v, int) and v > 0 for v in img_size)
+            ):
                 raise _Error(400, "bad_image_size", "image_size: expected [width, height] pixels")
             if not (isinstance(corners, list) and len(corners) == 4):
                 raise _Error(400, "bad_corners", "corners: expected four [x, y] points")
@@ -317,16 +354,20 @@ def api_geometry() -> Response:
                 pts = np.array(corners, dtype=np.float64)
             except (TypeError, ValueError):
                 raise _Error(400, "bad_corners", "corners: expected four [x, y] points") from None
-            geo = geometry_from_corners(pts, table_size=table,  # type: ignore[arg-type]
-                                        tile_pitch=_num(body.get("tile_mm"), "tile_mm"),
-                                        image_size=(img_size[0], img_size[1]))
+            geo = geometry_from_corners(
+                pts,
+                table_size=table,  # type: ignore[arg-type]
+                tile_pitch=_num(body.get("tile_mm"), "tile_mm"),
+                image_size=(img_size[0], img_size[1]),
+            )
         else:
             image = _upload_image()
             w_mm = _num(request.form.get("table_w_mm"), "table_w_mm")
             h_mm = _num(request.form.get("table_h_mm"), "table_h_mm")
             table = (w_mm, h_mm) if w_mm and h_mm else None
-            geo = geometry_from_markers(image, table_size=table,
-                                        tile_pitch=_num(request.form.get("tile_mm"), "tile_mm"))
+            geo = geometry_from_markers(
+                image, table_size=table, tile_pitch=_num(request.form.get("tile_mm"), "tile_mm")
+            )
     except CalibrationError as e:
         raise _Error(422, "geometry_not_found", str(e)) from None
     prof = _saved_profile().with_(geometry=geo)
@@ -342,5 +383,9 @@ def markers_pdf() -> Response:
     with tempfile.TemporaryDirectory() as tmp:
         path = marker_sheet_pdf(Path(tmp) / "markers.pdf")
         data = path.read_bytes()
-    return send_file(io.BytesIO(data), mimetype="application/pdf", as_attachment=True,
-                     download_name="tabletally-markers.pdf")
+    return send_file(
+        io.BytesIO(data),
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name="tabletally-markers.pdf",
+    )

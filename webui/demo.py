@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -186,7 +187,12 @@ def _start_pipeline_demo(app: Flask, progress: bool) -> Any:
 
     try:
         return start_pipeline_demo(app, progress=progress)
-    except ImportError:
+    except (ImportError, OSError) as e:  # no tracker installed, or the video cannot be made
+        print(
+            f"tabletally: the live pipeline demo is unavailable ({e}); replaying the "
+            "recorded move log instead",
+            file=sys.stderr,
+        )
         return None
 
 

@@ -15,6 +15,7 @@ and copy the latest JPEG; the benchmark ``benchmarks/bench_web.py`` measures wha
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
@@ -115,10 +116,8 @@ class CameraFeed:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=10)
-        try:
+        with contextlib.suppress(Exception):  # a broken source must not block the shutdown
             self.source.close()
-        except Exception:  # closing a broken source must not mask the shutdown
-            pass
 
     @property
     def running(self) -> bool:
@@ -131,8 +130,9 @@ class CameraFeed:
             if f > frame_index:
                 return
             _, event = self._ui.pop(f)
-            self.st.store.append(self.game_id, event, source="ui", frame=f,
-                                 key=f"ui:{self.label}:{f}")
+            self.st.store.append(
+                self.game_id, event, source="ui", frame=f, key=f"ui:{self.label}:{f}"
+            )
             self.st.hub.bump(self.game_id)
 
     def _run(self) -> None:
@@ -232,8 +232,9 @@ def _game_for_camera(st: WebState, players: Sequence[str] | None) -> int:
     return gid
 
 
-def start_camera(app: Flask, spec: str, *, players: Sequence[str] | None = None,
-                 profile: str | None = None) -> CameraFeed:
+def start_camera(
+    app: Flask, spec: str, *, players: Sequence[str] | None = None, profile: str | None = None
+) -> CameraFeed:
     """Attach a camera (``--camera SRC``) to the current game (a new one if there is none).
 
     Raises:
@@ -263,17 +264,33 @@ def start_pipeline_demo(app: Flask, *, progress: bool = False) -> CameraFeed:
     (:func:`vision.demo.ensure_demo_video`, rendered once with a progress bar, then cached),
     played in real time into a new game.
 
+    The game is created first, so its Live page can be opened (and says so) while the video
+    renders on the first run.
+
     Raises:
         ImportError: vision.demo / vision.tracking are not available.
     """
-    from vision.demo import ensure_demo_video
+    from vision.demo import DemoSettings, demo_game, ensure_demo_video
     from vision.sources import SourceSettings, open_source
 
     st = state(app)
-    demo = ensure_demo_video(progress=progress)
-    game = demo.game
-    gid = int(st.store.create_game(game.players, variant=game.variant, setup=game.setup,
-                                   tie_break=game.tie_break, meta={"demo": str(demo.video)}))
+    settings = DemoSettings()
+    game = demo_game(settings)
+    gid = int(
+        st.store.create_game(
+            game.players,
+            variant=game.variant,
+            setup=game.setup,
+            tie_break=game.tie_break,
+            meta={"demo": True},
+        )
+    )
+    st.notes[gid] = (
+        "Demo: preparing the recorded game (rendered once on the first run, about a minute; "
+        "the moves appear here as soon as it plays)."
+    )
+    st.hub.bump(gid)
+    demo = ensure_demo_video(settings=settings, progress=progress)
     st.notes[gid] = (
         f"Demo: a recorded game ({len(game.events)} turns, {len(game.players)} players) filmed "
         "by a simulated camera, played through the whole pipeline: each frame is read by the "
@@ -282,5 +299,6 @@ def start_pipeline_demo(app: Flask, *, progress: bool = False) -> CameraFeed:
     )
     src = open_source(demo.video, SourceSettings(realtime=True))
     feed = CameraFeed(st, gid, src, ui_events=demo.ui_events, label="demo video").start()
+    st.live = feed
     st.hub.bump(gid)
     return feed

@@ -175,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
         if args.demo:
             from webui.demo import start_demo
 
+            print(f"\n  tabletally demo: open {server.url}/live\n", flush=True)
             feed = start_demo(app, progress=True)
             print(f"\n  Demo running: open {server.url}/games/{feed.game_id}\n", flush=True)
         elif args.camera:

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_watch_a_game_score_itself(page: Page, live_server: Any, st: Any) -> None:
-    demo = LogReplayDemo(st, demo_record(), DemoSettings(step_s=0.25, first_move_s=1.0),
-                         frames=False)
+    demo = LogReplayDemo(
+        st, demo_record(), DemoSettings(step_s=0.25, first_move_s=1.0), frames=False
+    )
     st.live = demo
     page.goto(f"{live_server.url}/games/{demo.game_id}", wait_until="domcontentloaded")
     expect(page.locator("#last-move")).to_contain_text("No move yet")
@@ -33,8 +34,9 @@ def test_watch_a_game_score_itself(page: Page, live_server: Any, st: Any) -> Non
     demo.stop()
 
 
-def test_correct_a_tile_and_totals_change(page: Page, live_server: Any, client: Client,
-                                          dutch_record: dict[str, Any]) -> None:
+def test_correct_a_tile_and_totals_change(
+    page: Page, live_server: Any, client: Client, dutch_record: dict[str, Any]
+) -> None:
     gid = client.post("/api/import", json=dutch_record).get_json()["id"]
     page.goto(f"{live_server.url}/games/{gid}/log")
     expect(page.locator("#totals .ptotal .total")).to_have_text(["20", "22", "25", "18"])
@@ -54,14 +56,15 @@ def test_correct_a_tile_and_totals_change(page: Page, live_server: Any, client: 
     expect(page.locator("#totals .ptotal .total")).to_have_text(["20", "22", "25", "18"])
 
 
-def test_download_csv_and_pdf(page: Page, live_server: Any, client: Client,
-                              dutch_record: dict[str, Any]) -> None:
+def test_download_csv_and_pdf(
+    page: Page, live_server: Any, client: Client, dutch_record: dict[str, Any]
+) -> None:
     gid = client.post("/api/import", json=dutch_record).get_json()["id"]
     page.goto(f"{live_server.url}/games/{gid}/end")
     expect(page.locator("h1")).to_contain_text("Lisanne")
     with page.expect_download() as dl:
         page.get_by_role("link", name="CSV").click()
-    rows = list(csv.reader(io.StringIO(open(dl.value.path(), encoding="utf-8").read())))
+    rows = list(csv.reader(io.StringIO(dl.value.path().read_text(encoding="utf-8"))))
     assert rows[-2][4:8] == ["20", "22", "25", "18"] and rows[-1][1] == "Lisanne"
     with page.expect_download() as dl:
         page.get_by_role("link", name="Score sheet (PDF)").click()
@@ -80,8 +83,10 @@ def test_xss_name_shows_as_text(page: Page, live_server: Any, client: Client) ->
     page.goto(f"{live_server.url}/games/{gid}")
     expect(page.locator("#scoreboard li .name").first).to_have_text(XSS_NAME)
     # A live update re-renders the scoreboard from JSON with text nodes.
-    client.post(f"/api/games/{gid}/turns", json={"player": 0, "place": [
-        {"row": 0, "col": 0, "color": "red", "shape": "circle"}]})
+    client.post(
+        f"/api/games/{gid}/turns",
+        json={"player": 0, "place": [{"row": 0, "col": 0, "color": "red", "shape": "circle"}]},
+    )
     expect(page.locator("#last-move .who")).to_have_text(XSS_NAME)
     expect(page.locator("#scoreboard li .total").first).to_have_text("1")
     assert page.locator("#scoreboard img, #last-move img").count() == 0

@@ -34,8 +34,9 @@ def test_serve_is_registered(capsys: pytest.CaptureFixture[str]) -> None:
         (["serve", "--demo", "--camera", "0"], "cannot be combined"),
     ],
 )
-def test_bad_arguments_are_one_line(argv: list[str], message: str,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_are_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
@@ -59,8 +60,17 @@ def test_unusable_store_is_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_bad_camera_source_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["serve", "--port", "0", "--db", str(tmp_path / "g.sqlite3"),
-                 "--camera", str(tmp_path / "missing.mp4")])
+    code = main(
+        [
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "g.sqlite3"),
+            "--camera",
+            str(tmp_path / "missing.mp4"),
+        ]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert "missing.mp4" in err and "Traceback" not in err
@@ -68,9 +78,20 @@ def test_bad_camera_source_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "webui.cli", "serve", "--port", "0", "--db",
-         str(tmp_path / "g.sqlite3")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "webui.cli",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "g.sqlite3"),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         url = None

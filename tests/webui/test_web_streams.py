@@ -48,13 +48,14 @@ def test_sse_announces_each_change(server: ServerThread, client: Client, game_id
     resp = _open(server, f"/games/{game_id}/events")
     assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
     events = _sse_events(resp)
-    kind, data = next(e for e in events if e[0] == "game")
+    _, data = next(e for e in events if e[0] == "game")
     first = int(data.split(":")[1].rstrip("}"))
-    kind, health = next(e for e in events if e[0] == "health")
+    _, health = next(e for e in events if e[0] == "health")
     assert '"state":"none"' in health
-    client.post(f"/api/games/{game_id}/turns",
-                json={"player": 0, "place": [tile(0, 2, "red", "diamond")]})
-    kind, data = next(e for e in events if e[0] == "game")
+    client.post(
+        f"/api/games/{game_id}/turns", json={"player": 0, "place": [tile(0, 2, "red", "diamond")]}
+    )
+    _, data = next(e for e in events if e[0] == "game")
     assert int(data.split(":")[1].rstrip("}")) > first
     resp.close()
 

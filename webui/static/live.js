@@ -127,6 +127,8 @@
     renderUnseen(s);
     renderHealth(s.camera);
     document.getElementById("status").textContent = s.status;
+    const note = document.getElementById("note");
+    if (note && s.note) note.textContent = s.note;
     document.getElementById("finished").hidden = !s.finished;
     const board = document.getElementById("board");
     board.src = root.dataset.board + "?v=" + s.version;
