@@ -100,8 +100,9 @@ class ColourSettings:
             the white-for-purple set, 58 under the ``glare`` preset.
         max_body_gain: clamp of the tile-body white-balance gains, ``[1/x, x]``; the same 3 as
             ``vision.colour.ColourSettings.max_wb_gain`` (2700 K needs ~2x blue vs red).
-        chain_slack: a dark blob whose aspect ratio is within this of the palette size is
-            taken as the whole line of touching tiles (cast shadows and noise blur the gaps).
+        chain_slack: a dark blob holding k symbols (holes) is split into k tiles when its
+            aspect ratio is within this of k (cast shadows widen a chain of touching tiles by
+            up to a tile side; noise blurs the gaps between them).
         lightness_weight: weight of ΔL* when classifying a tile with learned references: light
             gradients and vignetting change lightness across a table far more than hue
             (``vision.colour`` uses 0.35 for the same reason; 0.5 keeps white vs grey apart).
@@ -432,11 +433,19 @@ def _tile_blobs(
             continue
         rw, rh = rw + 2 * erode, rh + 2 * erode
         long_, short = max(rw, rh), min(rw, rh)
-        k = max(1, round(long_ / short))  # touching tiles in a line: k squares in a row
-        if expect and k != expect and abs(long_ / short - expect) < settings.chain_slack:
-            k = expect  # the whole reference line as one chain (shadows widen it)
-        elif short * short > amax or abs(long_ / short - k) > 0.35:
+        if short * short > amax:
             continue
+        aspect = long_ / short
+        # touching tiles in a row: one symbol (a hole in the dark body) per tile
+        holes = _count_holes(dark, c, short)
+        if holes >= 2 and abs(holes - aspect) <= settings.chain_slack:
+            k = holes
+        elif expect and abs(aspect - expect) <= 0.5:
+            k = expect
+        else:
+            k = max(1, round(aspect))
+            if abs(aspect - k) > 0.35:
+                continue
         box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float64)
         box = _order_quad(box)
         # split along the long side into k squares (b0..b3 clockwise from top-left)
@@ -452,6 +461,19 @@ def _tile_blobs(
     return quads
 
 
+def _count_holes(dark: npt.NDArray[np.uint8], contour: npt.NDArray[np.int32],
+                 short: float) -> int:
+    """Symbols inside one dark blob: its holes at least a fifth of the blob's width across."""
+    x, y, w, h = cv2.boundingRect(contour)
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [contour - np.array([x, y], dtype=contour.dtype)], -1, 255, -1)
+    holes = cv2.bitwise_and(filled, cv2.bitwise_not(dark[y:y + h, x:x + w]))
+    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    min_area = (0.2 * short) ** 2
+    return int(sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area))
+
+
 def find_reference_tiles(
     image_bgr: npt.NDArray[np.uint8],
     count: int,
@@ -460,8 +482,8 @@ def find_reference_tiles(
     """The ``count`` tiles of the reference line, in line order (left to right, or top down).
 
     ``image_bgr : (H, W, 3) uint8``. Tiles are the dark, square bodies (symbols inside them are
-    filled); touching tiles are split by their aspect ratio. Uses ``vision.detect`` instead when
-    it is available and finds exactly ``count`` tiles.
+    filled); touching tiles are split by their aspect ratio. When that fails and
+    ``vision.detect`` is available and finds exactly ``count`` tiles in a line, those are used.
 
     Returns:
         ``count`` arrays ``(4, 2)`` of corners ``(x, y)``, clockwise from top-left.
@@ -470,9 +492,22 @@ def find_reference_tiles(
         CalibrationError: "reference line not found: ..." (too few or too many tiles, tiles of
             different sizes, or not in one straight line).
     """
-    detected = _detector_quads(image_bgr, count)
-    if detected:
-        return _as_line(detected, settings)
+    try:
+        return _own_line(image_bgr, count, settings)
+    except CalibrationError:
+        detected = _detector_quads(image_bgr, count)
+        if detected:
+            try:
+                return _as_line(detected, settings)
+            except CalibrationError:
+                pass
+        raise
+
+
+def _own_line(
+    image_bgr: npt.NDArray[np.uint8], count: int, settings: ColourSettings
+) -> list[npt.NDArray[np.float64]]:
+    """The stand-alone line finder: dark square blobs over a sweep of thresholds."""
     light = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
     light = cv2.medianBlur(light, 5)  # sensor noise in dim light breaks the dark blobs apart
     otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
