@@ -151,7 +151,9 @@ class Conditions:
         glare_spots: number of glare spots (lamps, windows).
         blur_px: Gaussian optical blur sigma, pixels.
         motion_px: motion blur length, pixels (camera shake or a bumped table).
-        noise: sensor noise: read-noise sigma in 8-bit units at exposure 1 (scaled by ISO).
+        noise: sensor read noise: standard deviation in 1/255 of the *linear* full scale at
+            exposure 1, times 1/exposure (higher ISO when dim); shot noise grows with the
+            signal. The sRGB curve makes it look about 4-8x larger in 8-bit shadows.
         jpeg_quality: JPEG quality 1..100 for the final compression, or ``None`` for none.
         hands: number of random hands/arms over the table (when ``render(hands=None)``).
         tile_rot_deg: maximum turn of a tile from the lattice, degrees (brief: 0-6).
@@ -271,7 +273,7 @@ class Conditions:
             shadow=float(u(0.1, 0.3 + 0.4 * k)),
             light_azimuth_deg=float(u(0, 360)),
             light_elevation_deg=float(u(70 - 35 * k, 85)),
-            glare=float(u(0, 1.6 * k) ** 1.5) if rng.random() < 0.35 + 0.4 * k else 0.0,
+            glare=float(u(0, 1.0 * k) ** 1.5) if rng.random() < 0.3 + 0.3 * k else 0.0,
             glare_size=float(u(0.05, 0.25)),
             glare_spots=int(rng.integers(1, 3)),
             blur_px=float(u(0.2, 0.5 + 1.6 * k)),
@@ -1405,6 +1407,12 @@ class Scene:
                       [0, 0, 1]], np.float64)
         hmat = cam.plane_h(-self.thick_mm) @ g
         return hmat / hmat[2, 2]
+
+    def random_bump(self, key: int) -> Bump:
+        """A random :class:`Bump` of the conditions' size (``bump_mm``, ``bump_deg``), the same
+        for the same scene seed and ``key`` (e.g. the frame index where it happens)."""
+        return Bump.random(_seed_rng(self.seed, _T_CAMERA, key), self.conditions.bump_mm,
+                           self.conditions.bump_deg)
 
     def _camera(self, bump: Bump | None) -> _Camera:
         if bump is None:

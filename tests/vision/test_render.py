@@ -321,3 +321,15 @@ def test_clutter_and_camera_processing_leave_the_tiles_readable() -> None:
     for t in r.truth:  # symbols keep their colour through the processing
         x, y = np.round(t.center_xy).astype(int)
         assert hsv[y, x, 1] > 80 and hsv[y, x, 2] > 80, t.pos
+
+
+def test_scene_random_bump_is_deterministic_and_sized_by_conditions() -> None:
+    scene = Scene(PRESETS["bumped"], 6, size=(640, 480))
+    b1, b2 = scene.random_bump(3), scene.random_bump(3)
+    assert b1 == b2
+    assert b1 != scene.random_bump(4)
+    shift = float(np.hypot(b1.dx_mm, b1.dy_mm))
+    assert 0.4 * PRESETS["bumped"].bump_mm <= shift <= PRESETS["bumped"].bump_mm + 1e-9
+    assert abs(b1.rot_deg) <= PRESETS["bumped"].bump_deg
+    total = b1 + scene.random_bump(4)
+    assert total.dx_mm == pytest.approx(b1.dx_mm + scene.random_bump(4).dx_mm)
