@@ -46,9 +46,9 @@ from vision.observation import Lattice, Observation, TileObservation
 from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
-    classify_profile,
+    classify_profiles,
     prototype_areas,
-    radial_profile,
+    radial_profiles,
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
@@ -115,6 +115,11 @@ class DetectorSettings:
             (tiles are laid touching; rounded edges make the visible top slightly smaller).
         symbol_to_tile: tile side / symbol equivalent diameter, used only for a single tile
             whose body cannot be measured (dark table): measured 1.75 on a classic set.
+        pitch_agreement, min_pitch_support: the lattice pitch is first taken as the most
+            common nearest-neighbour distance of the symbols (tiles touch in lines): the one
+            with at least ``min_pitch_support`` others within ``pitch_agreement`` of it.
+        side_tolerance: a tile side measured from an isolated body that differs from
+            ``tile_fill`` x that pitch by more than this fraction is not trusted.
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
             so neighbours' edges and the table do not enter.
         patch_smooth: Gaussian sigma (fraction of the patch) applied before segmenting, against
@@ -164,6 +169,9 @@ class DetectorSettings:
     patch_px: int = 48
     tile_fill: float = 0.96
     symbol_to_tile: float = 1.75
+    pitch_agreement: float = 0.12
+    min_pitch_support: int = 3
+    side_tolerance: float = 0.25
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
     body_ring: tuple[float, float] = (0.38, 0.45)
@@ -390,104 +398,170 @@ def _edge_angles(
 
 
 @dataclass
-class _Read:
-    """What one tile patch says."""
+class _Reads:
+    """What N tile patches say (arrays over tiles)."""
 
-    ok: bool
-    profile: NDArray[np.float64] | None = None
-    solidity: float = 0.0
-    symbol_rgb: NDArray[np.float64] | None = None
-    body_rgb: NDArray[np.float64] | None = None
-    contrast: float = 0.0
-    sharpness: float = 0.0
-    patch: NDArray[np.uint8] | None = None
-    mask: NDArray[np.uint8] | None = None
-    area: float = 0.0  # symbol area / patch area
-    body_v: float = 0.0  # median max(RGB) of the margin, 0..255
-    body_sat: float = 0.0  # its chroma / brightness
+    ok: NDArray[np.bool_]  # (N,) a symbol was segmented in a uniform margin
+    profile: NDArray[np.float64]  # (N, bins) normalised radial profile
+    solidity: NDArray[np.float64]  # (N,)
+    symbol_rgb: NDArray[np.float64]  # (N, 3) sRGB 0..255, R G B
+    body_rgb: NDArray[np.float64]  # (N, 3)
+    area: NDArray[np.float64]  # (N,) symbol area / patch area
+    body_v: NDArray[np.float64]  # (N,) max(RGB) of the margin
+    body_sat: NDArray[np.float64]  # (N,) its chroma / brightness
+    sharpness: NDArray[np.float64]  # (N,) variance of the Laplacian of the patch
+    patches: NDArray[np.uint8] | None = None  # (N, p, p, 3) BGR when debugging
+    masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
+
+    def take(self, idx: NDArray[np.int64]) -> _Reads:
+        """The readings of tiles ``idx``."""
+        return _Reads(
+            self.ok[idx],
+            self.profile[idx],
+            self.solidity[idx],
+            self.symbol_rgb[idx],
+            self.body_rgb[idx],
+            self.area[idx],
+            self.body_v[idx],
+            self.body_sat[idx],
+            self.sharpness[idx],
+            None if self.patches is None else self.patches[idx],
+            None if self.masks is None else self.masks[idx],
+        )
+
+    def put(self, idx: NDArray[np.int64], other: _Reads) -> None:
+        """Overwrite the readings of tiles ``idx`` with ``other`` (same order)."""
+        for name in (
+            "ok",
+            "profile",
+            "solidity",
+            "symbol_rgb",
+            "body_rgb",
+            "area",
+            "body_v",
+            "body_sat",
+            "sharpness",
+            "patches",
+            "masks",
+        ):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not None and theirs is not None:
+                mine[idx] = theirs
 
 
-def _read_patch(
+def _read_patches(
     image_bgr: NDArray[np.uint8],
     corners_xy: NDArray[np.float64],
     s: DetectorSettings,
     keep: bool,
-) -> _Read:
-    """Rectify one tile top to a ``patch_px`` square and segment its symbol.
+) -> _Reads:
+    """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
+
+    Each tile top is resampled through the bilinear map of its four corners (for a tile a
+    few dozen pixels across this equals the perspective map to well under a pixel) into one
+    mosaic, so every step below is a single array operation over all tiles.
 
     Segmentation is a projection, not a fixed threshold: with ``b`` the median colour of the
-    tile's margin (body) and ``f`` that of its centre (symbol), every pixel's colour ``x`` is
-    scored ``(x - b) . (f - b) / |f - b|^2`` (0 = body, 1 = symbol) and the symbol is where the
-    score passes 1/2 - the half-way edge of a blurred step. It separates by brightness (black
-    body, any symbol), by chroma (glare-washed body, pastel symbol) or both, as the tile shows.
+    tile's margin (body) and ``f`` the mean of its centre (symbol), every pixel's colour ``x``
+    is scored ``(x - b) . (f - b) / |f - b|^2`` (0 = body, 1 = symbol) and the symbol is where
+    the score passes 1/2 - the half-way edge of a blurred step. It separates by brightness
+    (black body, any symbol), by chroma (glare-washed body, pastel symbol) or both, as the
+    tile shows. The symbol is the connected blob best placed and largest near the centre.
+
+    Args:
+        image_bgr: ``(H, W, 3)`` uint8.
+        corners_xy: ``(N, 4, 2)`` tile-top corners in image pixels, clockwise from top-left.
+
+    Returns:
+        :class:`_Reads` over the N tiles.
     """
     p = s.patch_px
-    dst = np.array([[0, 0], [p, 0], [p, p], [0, p]], np.float32)
-    m = cv2.getPerspectiveTransform(dst, corners_xy.astype(np.float32))
-    patch = cv2.warpPerspective(
+    n = len(corners_xy)
+    geo = _patch_geometry(p, s)
+    uv = (np.arange(p) + 0.5) / p
+    u, v = uv[None, None, :], uv[None, :, None]
+    c = corners_xy.astype(np.float64)
+    w00, w10, w11, w01 = (1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v
+    mx = (
+        w00 * c[:, 0, 0, None, None]
+        + w10 * c[:, 1, 0, None, None]
+        + w11 * c[:, 2, 0, None, None]
+        + w01 * c[:, 3, 0, None, None]
+    )
+    my = (
+        w00 * c[:, 0, 1, None, None]
+        + w10 * c[:, 1, 1, None, None]
+        + w11 * c[:, 2, 1, None, None]
+        + w01 * c[:, 3, 1, None, None]
+    )
+    mosaic = cv2.remap(
         image_bgr,
-        m,
-        (p, p),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        mx.reshape(n * p, p).astype(np.float32),
+        my.reshape(n * p, p).astype(np.float32),
+        cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    geo = _patch_geometry(p, s)
-    pf = cv2.GaussianBlur(patch, (0, 0), s.patch_smooth * p).reshape(-1, 3).astype(np.float32)
-    ring = pf[geo.body]
-    body_c = np.median(ring, axis=0)
-    sym_c = pf[geo.centre].mean(axis=0)
+    pf = (
+        cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).astype(np.float32).reshape(n, p * p, 3)
+    )
+    ring = pf[:, geo.body_idx, :]  # (n, R, 3)
+    body_c = np.median(ring, axis=1)  # (n, 3)
+    sym_c = pf[:, geo.centre_idx, :].mean(axis=1)
     d = sym_c - body_c
-    dd = float(d @ d)
-    if dd < s.min_symbol_contrast**2:
-        return _Read(False)
-    # a tile's margin is one uniform paint all round; a cloth pattern's surroundings are not
-    dev = np.sqrt(((ring - body_c) ** 2).sum(axis=1))
-    tol = max(s.body_tolerance * math.sqrt(dd), s.body_noise_factor * float(np.median(dev)))
-    uniform = float(np.mean(dev <= tol))
-    if uniform < s.min_body_uniform:
-        return _Read(False)
-    score = ((pf - body_c) @ d / dd).reshape(p, p)
-    mask = ((score > 0.5) & geo.inner).astype(np.uint8) * 255
-    n, lab, stats, cent = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1:
-        return _Read(False)
-    c0 = p / 2
-    score_cc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(cent[1:, 0] - c0, cent[1:, 1] - c0))
-    best = 1 + int(np.argmax(score_cc))
-    sym = (lab == best).astype(np.uint8) * 255
-    feats = radial_profile(sym, s.shape.bins)
-    if feats is None:
-        return _Read(False)
-    prof, solidity = feats
-    inner_sym = cv2.erode(sym, np.ones((3, 3), np.uint8))
-    if cv2.countNonZero(inner_sym) < 4:
-        inner_sym = sym
-    sym_bgr = np.array(cv2.mean(patch, mask=inner_sym)[:3])
-    body_bgr = body_c.astype(np.float64)
-    _, sd = cv2.meanStdDev(cv2.Laplacian(patch[:, :, 1], cv2.CV_32F))
-    sharp = float(sd[0, 0] ** 2)
-    bv = float(body_bgr.max())
-    return _Read(
-        area=cv2.countNonZero(sym) / float(p * p),
-        body_v=bv,
-        body_sat=float((body_bgr.max() - body_bgr.min()) / max(bv, 1.0)),
-        ok=True,
+    dd = (d * d).sum(axis=1)
+    dev = np.sqrt(((ring - body_c[:, None, :]) ** 2).sum(axis=2))  # (n, R)
+    tol = np.maximum(s.body_tolerance * np.sqrt(dd), s.body_noise_factor * np.median(dev, axis=1))
+    uniform = (dev <= tol[:, None]).mean(axis=1)
+    ok = (dd >= s.min_symbol_contrast**2) & (uniform >= s.min_body_uniform)
+    score = np.einsum("npc,nc->np", pf - body_c[:, None, :], d) / np.maximum(dd, 1e-6)[:, None]
+    mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
+    mm = mask.reshape(n * p, p).astype(np.uint8)
+    n_lab, lab, stats, cent = cv2.connectedComponentsWithStats(mm, connectivity=8)
+    best_lab = np.zeros(n, np.int64)
+    if n_lab > 1:
+        tile = (cent[1:, 1] // p).astype(np.int64)
+        lx, ly = cent[1:, 0], cent[1:, 1] - tile * p
+        sc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
+        order = np.lexsort((sc, tile))
+        last = np.r_[tile[order][1:] != tile[order][:-1], True]
+        best_lab[tile[order][last]] = order[last] + 1
+    lut = np.zeros(n_lab, bool)
+    lut[best_lab[best_lab > 0]] = True
+    sym = lut[lab]  # (n*p, p) bool
+    ok &= best_lab > 0
+    sym3 = sym.reshape(n, p, p)
+    prof, sol, ok_p = radial_profiles(sym3, s.shape.bins)
+    ok &= ok_p
+    area = sym3.reshape(n, -1).sum(axis=1).astype(np.float64)
+    inner_sym = cv2.erode(sym.astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(n, p * p) > 0
+    small = inner_sym.sum(axis=1) < 4
+    inner_sym[small] = sym3.reshape(n, -1)[small]
+    raw = mosaic.reshape(n, p * p, 3).astype(np.float64)
+    cnt = np.maximum(inner_sym.sum(axis=1), 1)[:, None]
+    sym_bgr = (raw * inner_sym[:, :, None]).sum(axis=1) / cnt
+    lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, p * p)
+    sharp = lap.var(axis=1).astype(np.float64)
+    bv = body_c.max(axis=1).astype(np.float64)
+    return _Reads(
+        ok=ok,
         profile=prof,
-        solidity=solidity,
-        symbol_rgb=sym_bgr[::-1].copy(),
-        body_rgb=body_bgr[::-1].copy(),
-        contrast=float(np.sqrt(dd)),
+        solidity=sol,
+        symbol_rgb=sym_bgr[:, ::-1].copy(),
+        body_rgb=body_c[:, ::-1].astype(np.float64),
+        area=area / float(p * p),
+        body_v=bv,
+        body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
         sharpness=sharp,
-        patch=patch if keep else None,
-        mask=sym if keep else None,
+        patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
+        masks=(sym3.astype(np.uint8) * 255) if keep else None,
     )
 
 
 @dataclass(frozen=True)
 class _PatchGeometry:
-    body: NDArray[np.bool_]  # flat index mask of the margin ring
-    centre: NDArray[np.bool_]  # flat mask of the centre disc
-    inner: NDArray[np.bool_]  # (p, p) region searched for the symbol
+    body_idx: NDArray[np.int64]  # flat indices of the margin ring
+    centre_idx: NDArray[np.int64]  # flat indices of the centre disc
+    inner_flat: NDArray[np.bool_]  # (p * p,) region searched for the symbol
 
 
 _GEOMETRY: dict[tuple[int, float, float, float], _PatchGeometry] = {}
@@ -504,7 +578,7 @@ def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
         body = (cheb >= s.body_ring[0]) & (cheb <= s.body_ring[1])
         centre = np.hypot(u, w) <= s.centre_disc
         inner = cheb <= 0.5 - s.patch_inset
-        g = _PatchGeometry(body.reshape(-1), centre.reshape(-1), inner)
+        g = _PatchGeometry(np.flatnonzero(body), np.flatnonzero(centre), inner.reshape(-1).copy())
         _GEOMETRY[key] = g
     return g
 
@@ -527,8 +601,29 @@ def _homography_from_profile(profile: Profile | None) -> NDArray[np.float64] | N
     return a
 
 
+def _pitch_mode(centres: NDArray[np.float64], s: DetectorSettings) -> float | None:
+    """The most common nearest-neighbour distance of the candidates, or None.
+
+    Tiles in lines are one pitch apart, so most nearest-neighbour distances agree; stray
+    candidates (cloth patterns) are spaced at random. Returns the distance with the most
+    others within ``pitch_agreement`` of it, if at least ``min_pitch_support`` agree.
+    """
+    n = len(centres)
+    if n < s.min_pitch_support:
+        return None
+    d = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    nn = d.min(axis=1)
+    agree = np.abs(nn[:, None] - nn[None, :]) <= s.pitch_agreement * nn[:, None]
+    support = agree.sum(axis=1)
+    best = int(np.argmax(support))
+    if support[best] < s.min_pitch_support:
+        return None
+    return float(np.median(nn[agree[best]]))
+
+
 def _tile_like(
-    reads: list[_Read],
+    reads: _Reads,
     shape_conf: NDArray[np.float64],
     env_at: NDArray[np.float64],
     square: NDArray[np.bool_],
@@ -536,67 +631,73 @@ def _tile_like(
     *,
     check_size: bool = True,
 ) -> NDArray[np.bool_]:
-    """Physical checks that a read patch is a Qwirkle tile, not a look-alike.
+    """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
     A tile standing alone sits in a square dark region (``square``; a single tile on the
-    table must show it, other tiles may share their region with neighbours). The margin is black
-    paint: dark against the local light envelope, or - under glare,
-    which adds the light's own (near-neutral) colour - of low saturation. The symbol is printed
-    at a fixed size: its area over the tile's is within ``symbol_size_range`` of the
-    prototype's for the shape it reads as.
+    table must show it, other tiles may share their region with neighbours). The margin is
+    black paint: dark against the local light envelope, or - under glare, which adds the
+    light's own (near-neutral) colour - of low saturation. The symbol is printed at a fixed
+    size: its area over the tile's is within ``symbol_size_range`` of the prototype's for the
+    shape it reads as.
     """
-    areas = prototype_areas()
-    out = np.zeros(len(reads), bool)
-    for i, r in enumerate(reads):
-        if not r.ok or not square[i]:
-            continue
-        dark = r.body_v < s.body_max_dark * env_at[i]
-        neutral = r.body_sat < s.body_max_saturation
-        k = int(np.argmax(shape_conf[i]))
-        ratio = math.sqrt(r.area / areas[k]) if areas[k] > 0 else 0.0
+    dark = reads.body_v < s.body_max_dark * env_at
+    neutral = reads.body_sat < s.body_max_saturation
+    out = reads.ok & square & (dark | neutral)
+    if check_size:
+        proto = prototype_areas()[np.argmax(shape_conf, axis=1)]
+        ratio = np.sqrt(reads.area / np.maximum(proto, 1e-6))
         lo, hi = s.symbol_size_range
-        out[i] = (dark or neutral) and (not check_size or lo <= ratio <= hi)
+        out &= (ratio >= lo) & (ratio <= hi)
     return out
 
 
 def _tile_corners(
-    centre_xy: NDArray[np.float64],
-    cell: NDArray[np.int64],
+    centres_xy: NDArray[np.float64],
+    cells: NDArray[np.int64],
     image_from_grid: NDArray[np.float64],
-    own_angle: float,
+    own_angles: NDArray[np.float64],
     lattice_angle: float,
-    own_side: float,
+    own_sides: NDArray[np.float64],
     fill: float,
     lone: bool,
     s: DetectorSettings,
 ) -> NDArray[np.float64]:
-    """The tile top's four corners (image px, clockwise from the cell's top-left).
+    """``(N, 4, 2)`` tile-top corners (image px, clockwise from the cell's top-left).
 
-    The local lattice frame (the homography's Jacobian at the cell) gives perspective and
+    The local lattice frame (the homography's Jacobian at each cell) gives perspective and
     pitch; it is turned by the tile's own deviation from the lattice (a few degrees, clamped
     to ``max_tile_turn_deg``) and centred on the symbol. A lone tile uses its own edges and
     side instead.
     """
-    row, col = float(cell[0]), float(cell[1])
+    n = len(centres_xy)
     if lone:
-        jc = own_side * np.array([math.cos(own_angle), math.sin(own_angle)])
-        jr = own_side * np.array([-math.sin(own_angle), math.cos(own_angle)])
+        cs, sn = np.cos(own_angles), np.sin(own_angles)
+        jc = own_sides[:, None] * np.stack([cs, sn], axis=1)
+        jr = own_sides[:, None] * np.stack([-sn, cs], axis=1)
         fill = 1.0
     else:
-        g = np.array([[col, row], [col + 1, row], [col, row + 1]], np.float64)
-        pg = _apply_h(image_from_grid, g)
-        jc, jr = pg[1] - pg[0], pg[2] - pg[0]
-        dev = ((own_angle - lattice_angle + math.pi / 4) % (math.pi / 2)) - math.pi / 4
+        g = cells[:, ::-1].astype(np.float64)  # (col, row)
+        p0 = _apply_h(image_from_grid, g)
+        jc = _apply_h(image_from_grid, g + np.array([1.0, 0.0])) - p0
+        jr = _apply_h(image_from_grid, g + np.array([0.0, 1.0])) - p0
+        dev = ((own_angles - lattice_angle + math.pi / 4) % (math.pi / 2)) - math.pi / 4
         lim = math.radians(s.max_tile_turn_deg)
-        dev = float(np.clip(dev, -lim, lim))
-        cs, sn = math.cos(dev), math.sin(dev)
-        rot = np.array([[cs, -sn], [sn, cs]])
-        jc, jr = rot @ jc, rot @ jr
+        dev = np.clip(dev, -lim, lim)
+        cs, sn = np.cos(dev)[:, None], np.sin(dev)[:, None]
+        jc = np.concatenate([cs * jc[:, :1] - sn * jc[:, 1:], sn * jc[:, :1] + cs * jc[:, 1:]], 1)
+        jr = np.concatenate([cs * jr[:, :1] - sn * jr[:, 1:], sn * jr[:, :1] + cs * jr[:, 1:]], 1)
     hf = 0.5 * fill
-    c = centre_xy
-    return np.array(
-        [c - hf * jc - hf * jr, c + hf * jc - hf * jr, c + hf * jc + hf * jr, c - hf * jc + hf * jr]
+    c = centres_xy
+    out = np.stack(
+        [
+            c - hf * jc - hf * jr,
+            c + hf * jc - hf * jr,
+            c + hf * jc + hf * jr,
+            c - hf * jc + hf * jr,
+        ],
+        axis=1,
     )
+    return out.reshape(n, 4, 2)
 
 
 def _fit_cells(
@@ -782,6 +883,11 @@ def _assemble(
         fallback = diam * ratio
     side_est = np.where(np.isfinite(sides), sides, fallback)
     centres = np.array([c.centre_xy for c in cands])
+    pitch_mode = _pitch_mode(centres, s)
+    if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
+        near = np.abs(side_est - s.tile_fill * pitch_mode) <= s.side_tolerance * pitch_mode
+        side_est = np.where(near, side_est, s.tile_fill * pitch_mode)
+        sides = np.where(near, sides, np.nan)
     angles = _edge_angles(v, cands, 0.6 * side_est)
 
     # --- lattice (in the calibrated table plane when known); weak candidates (seen only as
@@ -804,52 +910,49 @@ def _assemble(
     n = len(cands)
     keep_dbg = dbg is not None
     use = np.ones(n, bool)
-    prev_corners: list[NDArray[np.float64]] | None = None
-    prev_reads: list[_Read] = []
-    prev_conf = np.zeros((n, len(SHAPE_ORDER)))
-    prev_dist = np.full(n, np.inf)
+    env_at = np.array([c.envelope for c in cands])
+    full_centres = centres / scale
+    prev_corners: NDArray[np.float64] | None = None
+    reads: _Reads | None = None
+    shape_conf = np.zeros((n, len(SHAPE_ORDER)))
+    shape_dist = np.full(n, np.inf)
     for _round in range(s.refit_rounds + 1):
         fit, image_from_grid = _fit_cells(centres, angles, side_est, scale, h_tab, s, use)
-        g = _apply_h(np.linalg.inv(image_from_grid), centres / scale)[:, ::-1]
+        g = _apply_h(np.linalg.inv(image_from_grid), full_centres)[:, ::-1]
         cells = np.round(g).astype(np.int64)
         residual = np.hypot(*(g - cells).T)
         if np.isfinite(sides[use]).any() and use.sum() > 1:
             fill = float(np.clip(np.nanmedian(sides[use] / scale) / fit.pitch_px, 0.8, 1.05))
         else:
             fill = s.tile_fill
-        lone = use.sum() == 1
-        reads, corners_all = [], []
-        shape_conf = np.zeros((n, len(SHAPE_ORDER)))
-        shape_dist = np.full(n, np.inf)
-        for i in range(n):
-            corners = _tile_corners(
-                cands[i].centre_xy / scale,
-                cells[i],
-                image_from_grid,
-                angles[i],
-                math.radians(fit.angle_deg),
-                side_est[i] / scale,
-                fill,
-                lone,
-                s,
-            )
-            corners_all.append(corners)
-            if (
-                prev_corners is not None
-                and np.abs(prev_corners[i] - corners).max() <= s.reread_shift * fit.pitch_px
-            ):
-                reads.append(prev_reads[i])  # the refit did not move this tile: same reading
-                shape_conf[i], shape_dist[i] = prev_conf[i], prev_dist[i]
-                continue
-            r = _read_patch(image_bgr, corners, s, keep_dbg)
-            reads.append(r)
-            if r.ok and r.profile is not None:
-                d, p = classify_profile(r.profile, r.solidity, s.shape)
-                shape_conf[i] = p
-                shape_dist[i] = float(d.min())
-        prev_corners, prev_reads, prev_conf, prev_dist = corners_all, reads, shape_conf, shape_dist
-        valid = np.array([r.ok for r in reads]) & (shape_dist <= s.max_shape_distance)
-        env_at = np.array([c.envelope for c in cands])
+        corners_all = _tile_corners(
+            full_centres,
+            cells,
+            image_from_grid,
+            angles,
+            math.radians(fit.angle_deg),
+            side_est / scale,
+            fill,
+            bool(use.sum() == 1),
+            s,
+        )
+        if prev_corners is None or reads is None:
+            todo = np.arange(n)
+        else:  # a tile the refit did not move keeps its reading
+            moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
+            todo = np.nonzero(moved > s.reread_shift * fit.pitch_px)[0]
+        if len(todo):
+            new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
+            d, pr = classify_profiles(new.profile, new.solidity, s.shape)
+            if reads is None:
+                reads = new
+            else:
+                reads.put(todo, new)
+            shape_conf[todo] = pr
+            shape_dist[todo] = np.where(new.ok, d.min(axis=1), np.inf)
+        assert reads is not None
+        prev_corners = corners_all
+        valid = reads.ok & (shape_dist <= s.max_shape_distance)
         valid &= residual <= s.lattice.max_cell_residual
         # the size check trusts the pitch, which is only trusted after a refit on tiles
         lone_board = use.sum() <= 1
@@ -879,8 +982,9 @@ def _assemble(
     idx = sorted(best_in_cell.values())
 
     # --- colours, all symbols together
-    sym_rgb = np.array([reads[i].symbol_rgb for i in idx]).reshape(-1, 3)
-    body_rgb = np.array([reads[i].body_rgb for i in idx]).reshape(-1, 3)
+    ix = np.array(idx, np.int64)
+    sym_rgb = reads.symbol_rgb[ix].reshape(-1, 3)
+    body_rgb = reads.body_rgb[ix].reshape(-1, 3)
     col_read = classify_colours(sym_rgb, body_rgb if len(body_rgb) else None, palette, s.colour)
 
     tiles: list[TileObservation] = []
@@ -922,11 +1026,11 @@ def _assemble(
         if tiles
         else None
     )
-    blur = float(np.median([reads[i].sharpness for i in idx])) if idx else 0.0
+    blur = float(np.median(reads.sharpness[ix])) if idx else 0.0
     quality: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": blur}
     if dbg is not None:
-        dbg["patches"] = [reads[i].patch for i in idx]
-        dbg["symbol_masks"] = [reads[i].mask for i in idx]
+        dbg["patches"] = [] if reads.patches is None else list(reads.patches[ix])
+        dbg["symbol_masks"] = [] if reads.masks is None else list(reads.masks[ix])
         dbg["rejected"] = [tuple(cands[i].centre_xy / scale) for i in range(n) if i not in idx]
         dbg["wb_gains"] = col_read.wb_gains
         dbg["scene_gains"] = col_read.scene_gains

@@ -35,9 +35,11 @@ __all__ = [
     "SHAPE_ORDER",
     "ShapeSettings",
     "classify_profile",
+    "classify_profiles",
     "prototype_areas",
     "prototype_mask",
     "radial_profile",
+    "radial_profiles",
     "shape_polygon",
 ]
 
@@ -167,56 +169,90 @@ def prototype_mask(shape: Shape, size: int, blur: float = 0.0) -> NDArray[np.uin
     return np.where(img >= 127.5, 255, 0).astype(np.uint8)
 
 
-def radial_profile(mask: NDArray[np.uint8], bins: int) -> tuple[NDArray[np.float64], float] | None:
-    """Normalised radial profile and solidity of the largest blob in ``mask``.
+def radial_profiles(
+    masks: NDArray[np.bool_], bins: int
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
+    """Normalised radial profiles and solidities of N symbol masks at once.
 
     Args:
-        mask: ``(h, w)`` uint8, non-zero = symbol, in the tile's frame.
-        bins: number of angle sectors; sector ``k`` is the direction ``k * 360/bins``
-            degrees, measured from +x towards +y (image convention).
+        masks: ``(N, p, p)`` bool, True = symbol (one blob per mask), in the tile's frame.
+        bins: number of directions; direction ``k`` is ``k * 360/bins`` degrees from +x
+            towards +y (image convention).
 
     Returns:
-        ``(profile, solidity)``: ``(bins,)`` float64 outermost radius of the blob along each
-        direction from its centroid, divided by the mean; and the blob's area over its convex
-        hull's area. None when there is no blob.
+        ``(profiles, solidity, ok)``: ``(N, bins)`` outermost radius of the blob along each
+        direction from its centroid, divided by the mean; ``(N,)`` blob area over the area of
+        the convex hull of its profile points; ``(N,)`` False for empty masks.
     """
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
+    n, p, _ = masks.shape
+    prof = np.zeros((n, bins))
+    sol = np.zeros(n)
+    if n == 0:
+        return prof, sol, np.zeros(0, bool)
+    area = masks.reshape(n, -1).sum(axis=1).astype(np.float64)
+    ok = area > 0
+    yy, xx = np.mgrid[0:p, 0:p]
+    safe = np.maximum(area, 1.0)
+    cx = (masks * (xx + 0.5)).reshape(n, -1).sum(axis=1) / safe
+    cy = (masks * (yy + 0.5)).reshape(n, -1).sum(axis=1) / safe
+    # rays from each centroid, sampled every half pixel, read from a mosaic of the masks
+    n_r = 2 * p
+    step = 0.75 * p / n_r
+    r = (np.arange(n_r) + 0.5) * step
+    th = np.arange(bins) * (2 * math.pi / bins)
+    px = cx[:, None, None] + r[None, None, :] * np.cos(th)[None, :, None]
+    py = cy[:, None, None] + r[None, None, :] * np.sin(th)[None, :, None]
+    outside = (px < 0) | (px > p) | (py < 0) | (py > p)
+    mx = np.where(outside, -10.0, px - 0.5).astype(np.float32)
+    my = np.where(outside, -10.0, py - 0.5 + (np.arange(n) * p)[:, None, None]).astype(np.float32)
+    mosaic = masks.reshape(n * p, p).astype(np.float32)
+    vals = cv2.remap(
+        mosaic,
+        mx.reshape(n * bins, n_r),
+        my.reshape(n * bins, n_r),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).reshape(n, bins, n_r)
+    inside = vals >= 0.5
+    any_in = inside.any(axis=2)
+    last = n_r - 1 - np.argmax(inside[:, :, ::-1], axis=2)
+    prof = np.where(any_in, (last + 1.0) * step, 0.0)
+    for i in np.nonzero(ok & ~any_in.all(axis=1))[0]:  # rare: fill gaps circularly
+        good = np.nonzero(any_in[i])[0]
+        if len(good) == 0:
+            ok[i] = False
+            continue
+        bad = np.nonzero(~any_in[i])[0]
+        prof[i, bad] = np.interp(bad, good, prof[i, good], period=bins)
+    mean = prof.mean(axis=1)
+    ok &= mean > 0
+    prof = prof / np.where(mean > 0, mean, 1.0)[:, None]
+    # solidity: pixel area over the convex hull of the outline points
+    pts = np.stack(
+        [
+            cx[:, None] + prof * mean[:, None] * np.cos(th),
+            cy[:, None] + prof * mean[:, None] * np.sin(th),
+        ],
+        axis=2,
+    ).astype(np.float32)
+    for i in np.nonzero(ok)[0]:
+        hull = cv2.contourArea(cv2.convexHull(pts[i]))
+        sol[i] = min(1.0, area[i] / hull) if hull > 0 else 0.0
+    return prof, sol, ok
+
+
+def radial_profile(mask: NDArray[np.uint8], bins: int) -> tuple[NDArray[np.float64], float] | None:
+    """:func:`radial_profiles` of one ``(p, p)`` mask (its largest blob); None if empty."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8), 8)
+    if n <= 1:
         return None
-    c = max(contours, key=cv2.contourArea)
-    m = cv2.moments(c)
-    hull = cv2.contourArea(cv2.convexHull(c))
-    if m["m00"] <= 0 or hull <= 0:
-        return None
-    blob = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(blob, [c], -1, 255, -1)
-    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    h, w = mask.shape
-    r_max = float(np.hypot(max(cx, w - cx), max(cy, h - cy)))
-    n_r = 2 * max(h, w)
-    # rows: directions (0..360 degrees), columns: radius 0..r_max
-    polar = cv2.warpPolar(
-        blob,
-        (n_r, bins),
-        (cx, cy),
-        r_max,
-        cv2.WARP_POLAR_LINEAR | cv2.INTER_LINEAR | cv2.WARP_FILL_OUTLIERS,
-    )
-    inside = polar >= 128
-    any_in = inside.any(axis=1)
-    if not any_in.any():
-        return None
-    last = n_r - 1 - np.argmax(inside[:, ::-1], axis=1)
-    prof = np.where(any_in, (last + 0.5) * (r_max / n_r), 0.0)
-    empty = ~any_in
-    if empty.any():  # fill gaps by circular linear interpolation
-        idx = np.arange(bins)
-        good = idx[~empty]
-        prof[empty] = np.interp(idx[empty], good, prof[good], period=bins)
-    mean = prof.mean()
-    if mean <= 0:
-        return None
-    return prof / mean, float(m["m00"] / hull)
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    m = (lab == best)[None]
+    if m.shape[1] != m.shape[2]:
+        raise ValueError("radial_profile needs a square mask")
+    prof, sol, ok = radial_profiles(m, bins)
+    return (prof[0], float(sol[0])) if ok[0] else None
 
 
 @lru_cache(maxsize=8)
@@ -225,14 +261,12 @@ def _prototypes(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``(n_shapes, n_blurs, bins)`` prototype profiles and ``(n_shapes, n_blurs)`` solidities."""
     size = 96
-    out = np.zeros((len(SHAPE_ORDER), len(blurs), bins))
-    sol = np.zeros((len(SHAPE_ORDER), len(blurs)))
-    for i, s in enumerate(SHAPE_ORDER):
-        for j, b in enumerate(blurs):
-            f = radial_profile(prototype_mask(s, size, b), bins)
-            assert f is not None
-            out[i, j], sol[i, j] = f
-    return out, sol
+    masks = np.stack([prototype_mask(sh, size, b) > 0 for sh in SHAPE_ORDER for b in blurs])
+    prof, sol, ok = radial_profiles(masks, bins)
+    assert ok.all()
+    return prof.reshape(len(SHAPE_ORDER), len(blurs), bins), sol.reshape(
+        len(SHAPE_ORDER), len(blurs)
+    )
 
 
 @lru_cache(maxsize=8)
@@ -240,6 +274,25 @@ def _roll_index(bins: int, max_shift: int) -> NDArray[np.int64]:
     """``(2 * max_shift + 1, bins)`` indices: row ``k`` is ``np.roll`` by ``k - max_shift``."""
     base = np.arange(bins)
     return np.stack([(base - sh) % bins for sh in range(-max_shift, max_shift + 1)])
+
+
+def classify_profiles(
+    profiles: NDArray[np.float64],
+    solidity: NDArray[np.float64],
+    settings: ShapeSettings = ShapeSettings(),
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """:func:`classify_profile` of ``(N, bins)`` profiles: ``(N, 6)`` distances, confidences."""
+    protos, sols = _prototypes(settings.bins, settings.proto_blur)
+    rolled = profiles[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
+    # (N, 6, B, S, bins) -> mean over bins, min over shifts
+    diff = protos[None, :, :, None, :] - rolled[:, None, None, :, :]
+    dp = (diff * diff).mean(axis=4).min(axis=3)  # (N, 6, B)
+    ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
+    d = np.sqrt(dp + ds).min(axis=2)  # (N, 6)
+    z = -0.5 * (d / settings.sigma) ** 2
+    z -= z.max(axis=1, keepdims=True)
+    pr = np.exp(z)
+    return d, pr / pr.sum(axis=1, keepdims=True)
 
 
 def classify_profile(
