@@ -75,6 +75,9 @@ PointXY = tuple[float, float]
 TILE_MM = 32.0
 #: A tile counts as hidden when more than this share of its top face is covered (task brief).
 HIDDEN_COVER = 0.25
+#: Neighbouring footprints may overlap by this share of a tile (they look touching; more would
+#: be tiles inside each other).
+TOUCH_OVERLAP = 0.01
 #: A tile counts as hidden when less than this share of its top lies inside the image.
 MIN_IN_FRAME = 0.75
 
@@ -156,8 +159,10 @@ class Conditions:
             signal. The sRGB curve makes it look about 4-8x larger in 8-bit shadows.
         jpeg_quality: JPEG quality 1..100 for the final compression, or ``None`` for none.
         hands: number of random hands/arms over the table (when ``render(hands=None)``).
-        tile_rot_deg: maximum turn of a tile from the lattice, degrees (brief: 0-6).
-        tile_offset: standard deviation of a tile's push off its cell, fraction of the pitch.
+        tile_rot_deg: maximum turn of a tile from the lattice, degrees (brief: 0-6); a turn needs
+            a gap (a turned tile must fit its cell), so small gaps limit it.
+        tile_offset: standard deviation of a tile's push off its cell, fraction of the pitch
+            (limited by the room left in the cell: tiles never overlap).
         gap: mean gap between neighbouring tiles, fraction of the tile width.
         tile_thickness: tile thickness, fraction of the tile width (Qwirkle blocks ~0.25-0.3).
         tile_gloss: glossiness of the black tile tops, 0..1.
@@ -1389,14 +1394,27 @@ class Scene:
 
     # -- per-tile geometry ----------------------------------------------------------------
     def _tile_pose(self, pos: Pos) -> tuple[float, float, float]:
-        """World centre (X, Y) mm and turn (radians) of the tile at ``pos`` (hand-laid)."""
+        """World centre (X, Y) mm and turn (radians) of the tile at ``pos`` (hand-laid).
+
+        Tiles are solid: each turned tile stays inside its own cell of side ``pitch`` (plus
+        :data:`TOUCH_OVERLAP` of a tile, so neighbours look touching), so a turn needs a gap
+        and the push off the cell is limited by the room the turn leaves. Depends only on the
+        seed and ``pos``, so a tile keeps its pose in every frame of a scene.
+        """
         cond = self.conditions
         rng = _seed_rng(self.seed, _T_TILE, pos.row + 100000, pos.col + 100000)
-        off = rng.normal(0, cond.tile_offset, size=2).clip(-3 * cond.tile_offset,
-                                                            3 * cond.tile_offset)
+        off = rng.normal(0, cond.tile_offset, size=2) * self.pitch_mm
         ang = math.radians(cond.tile_rot_deg) * float(rng.uniform(-1, 1))
-        x = (pos.col - self.mid[1] + off[0]) * self.pitch_mm
-        y = (pos.row - self.mid[0] + off[1]) * self.pitch_mm
+        half_cell = self.pitch_mm / 2 + TOUCH_OVERLAP * TILE_MM
+        ext = TILE_MM / 2 * (math.cos(abs(ang)) + math.sin(abs(ang)))
+        if ext > half_cell:  # no room for this turn: turn only as far as the cell allows
+            ratio = min(2 * half_cell / TILE_MM / math.sqrt(2), 1.0)
+            ang = math.copysign(max(math.asin(ratio) - math.pi / 4, 0.0), ang)
+            ext = TILE_MM / 2 * (math.cos(abs(ang)) + math.sin(abs(ang)))
+        room = max(half_cell - ext, 0.0)
+        off = off.clip(-room, room)
+        x = (pos.col - self.mid[1]) * self.pitch_mm + float(off[0])
+        y = (pos.row - self.mid[0]) * self.pitch_mm + float(off[1])
         return x, y, ang
 
     def image_from_grid(self, bump: Bump | None = None) -> NDArray[np.float64]:
