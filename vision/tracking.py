@@ -90,6 +90,14 @@ class TrackerSettings:
         setup_first_frame: the first settled board is the setup, not a move
             (``--setup first-frame``).
         max_candidates: candidates kept in a Review (best first).
+        confirm_settles, confirm_s: a loss (tiles vanished or changed) becomes a Review only
+            when at least ``confirm_settles`` settled boards in a row, spanning at least
+            ``confirm_s`` seconds, all show it. A hand resting on the board long enough to
+            settle hides tiles from a detector that does not flag it, and is gone by a later
+            settle; a tile really taken away stays gone. 2 settles over 4 s: longer than the
+            pause of a hand in our recordings (< 2 s), short enough that a real problem shows
+            up before the next turn. Additions seen together with an unconfirmed loss wait
+            for a clean settle too.
     """
 
     settle_frames: int = 4
@@ -102,6 +110,8 @@ class TrackerSettings:
     stills: bool = False
     setup_first_frame: bool = False
     max_candidates: int = 3
+    confirm_settles: int = 2
+    confirm_s: float = 4.0
 
 
 # --------------------------------------------------------------------------- sinks
@@ -378,6 +388,7 @@ class Tracker:
         self._transform = IDENTITY  # last run -> game transform
         self._run: _Run | None = None
         self._reported_cells: frozenset[Pos] = frozenset()
+        self._pending: list[tuple[frozenset[Pos], float]] = []
         self.status: TrackerStatus = "waiting"
         self.gate_reason = ""
         self.settles = 0
@@ -540,6 +551,21 @@ class Tracker:
         key = frozenset(vanished) | frozenset(changed)
         if key <= self._reported_cells:  # already reported: do not hold another turn for it
             problems = []
+        if problems:
+            if self._pending and not all(k & key for k, _ in self._pending):
+                self._pending.clear()  # a different loss: start confirming afresh
+            self._pending.append((key, settled_t))
+            confirmed = (
+                len(self._pending) >= self.settings.confirm_settles
+                and settled_t - self._pending[0][1] >= self.settings.confirm_s
+            )
+            if not confirmed:
+                events.append(TrackerEvent(
+                    "settled", frame_index, t, settled_t, None, None, board_now, tf,
+                    "waiting for the next settled board to confirm: " + "; ".join(problems),
+                ))  # fmt: skip
+                return events
+        self._pending.clear()
         if not added and not problems:
             events.append(TrackerEvent("settled", frame_index, t, settled_t, None, None,
                                        board_now, tf, "no change"))  # fmt: skip
