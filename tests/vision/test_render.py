@@ -333,3 +333,26 @@ def test_scene_random_bump_is_deterministic_and_sized_by_conditions() -> None:
     assert abs(b1.rot_deg) <= PRESETS["bumped"].bump_deg
     total = b1 + scene.random_bump(4)
     assert total.dx_mm == pytest.approx(b1.dx_mm + scene.random_bump(4).dx_mm)
+
+
+@pytest.mark.parametrize("name", ["askew", "easy"])
+def test_hand_laid_tiles_never_overlap(name: str) -> None:
+    cond = dataclasses.replace(PRESETS[name], tile_rot_deg=6.0, tile_offset=0.05)
+    scene = Scene(cond, 8, size=(320, 240))
+    board = Board({Pos(r, c): Tile("red", Shape.SQUARE) for r in range(6) for c in range(6)})
+    half = 16.0  # TILE_MM / 2
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    feet = {}
+    turned = 0
+    for pos in board:
+        x, y, ang = scene._tile_pose(pos)
+        turned += abs(np.degrees(ang)) > 1.0
+        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        feet[pos] = (square @ rot.T + (x, y)).astype(np.float32)
+    assert turned > 5  # the tiles really are turned
+    for pos, foot in feet.items():
+        for other in (Pos(pos.row, pos.col + 1), Pos(pos.row + 1, pos.col),
+                      Pos(pos.row + 1, pos.col + 1), Pos(pos.row + 1, pos.col - 1)):
+            if other in feet:
+                area, _ = cv2.intersectConvexConvex(foot, feet[other])
+                assert area < 0.03 * (2 * half) ** 2, (pos, other, area)
