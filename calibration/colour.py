@@ -100,9 +100,9 @@ class ColourSettings:
             the white-for-purple set, 58 under the ``glare`` preset.
         max_body_gain: clamp of the tile-body white-balance gains, ``[1/x, x]``; the same 3 as
             ``vision.colour.ColourSettings.max_wb_gain`` (2700 K needs ~2x blue vs red).
-        chain_slack: a dark blob holding k symbols (holes) is split into k tiles when its
-            aspect ratio is within this of k (cast shadows widen a chain of touching tiles by
-            up to a tile side; noise blurs the gaps between them).
+        chain_slack: a chain of touching tiles is split by its length over the spacing of its
+            symbols (holes in the dark body) when that count is within this of the aspect
+            ratio (cast shadows widen a chain by up to a tile side).
         lightness_weight: weight of ΔL* when classifying a tile with learned references: light
             gradients and vignetting change lightness across a table far more than hue
             (``vision.colour`` uses 0.35 for the same reason; 0.5 keeps white vs grey apart).
@@ -437,19 +437,21 @@ def _tile_blobs(
             continue
         aspect = long_ / short
         # touching tiles in a row: one symbol (a hole in the dark body) per tile
-        holes = _count_holes(dark, c, short)
-        if holes >= 2 and abs(holes - aspect) <= settings.chain_slack:
-            k = holes
-        elif expect and abs(aspect - expect) <= 0.5:
-            k = expect
+        box = _order_quad(cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float64))
+        e01, e03 = box[1] - box[0], box[3] - box[0]
+        axis = e01 if np.linalg.norm(e01) >= np.linalg.norm(e03) else e03
+        axis = axis / max(float(np.linalg.norm(axis)), 1e-9)
+        pitch = _hole_pitch(dark, c, short, axis) if aspect > 1.5 else 0.0
+        by_pitch = round(long_ / pitch) if pitch > 0 else 0
+        if expect and abs(aspect - expect) <= 0.5:
+            k = expect  # the whole reference line, some dark symbols (navy, purple) unseen
+        elif by_pitch >= 2 and abs(by_pitch - aspect) <= settings.chain_slack:
+            k = by_pitch  # symbols repeat every pitch; a shadow only widens the chain
         else:
             k = max(1, round(aspect))
             if abs(aspect - k) > 0.35:
                 continue
-        box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float64)
-        box = _order_quad(box)
         # split along the long side into k squares (b0..b3 clockwise from top-left)
-        e01, e03 = box[1] - box[0], box[3] - box[0]
         for i in range(k):
             if np.linalg.norm(e01) >= np.linalg.norm(e03):
                 p0 = box[0] + e01 * i / k
@@ -461,17 +463,26 @@ def _tile_blobs(
     return quads
 
 
-def _count_holes(dark: npt.NDArray[np.uint8], contour: npt.NDArray[np.int32],
-                 short: float) -> int:
-    """Symbols inside one dark blob: its holes at least a fifth of the blob's width across."""
+def _hole_pitch(dark: npt.NDArray[np.uint8], contour: npt.NDArray[np.int32], short: float,
+                axis: npt.NDArray[np.float64]) -> float:
+    """The spacing of the symbols (holes at least a fifth of the blob's width across) along a
+    chain of touching tiles, pixels; 0 when fewer than two symbols show."""
     x, y, w, h = cv2.boundingRect(contour)
     filled = np.zeros((h, w), np.uint8)
     cv2.drawContours(filled, [contour - np.array([x, y], dtype=contour.dtype)], -1, 255, -1)
     holes = cv2.bitwise_and(filled, cv2.bitwise_not(dark[y:y + h, x:x + w]))
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=8)
-    min_area = (0.2 * short) ** 2
-    return int(sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area))
+    n, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= (0.2 * short) ** 2]
+    if len(keep) < 2:
+        return 0.0
+    along = np.sort(cents[keep] @ axis)
+    gaps = np.diff(along)
+    gaps = gaps[gaps > 0.5 * short]
+    if len(gaps) == 0:
+        return 0.0
+    adjacent = gaps[gaps < 1.5 * gaps.min()]  # neighbours; larger gaps hide dark symbols
+    return float(np.median(adjacent))
 
 
 def find_reference_tiles(
