@@ -359,6 +359,8 @@ class Hand:
         sleeve_rgb: sRGB sleeve colour (``None`` = drawn; bare forearms are possible).
         spread_deg: finger spread, degrees.
         curl: 0 = flat fingers, 1 = curled (a grabbing hand).
+        holding: a tile held under the fingertips (being placed or taken), or ``None``. It
+            is not on the board: it is drawn, occludes like the hand, and is not in the truth.
     """
 
     target: tuple[float, float]
@@ -368,6 +370,7 @@ class Hand:
     sleeve_rgb: tuple[int, int, int] | None = None
     spread_deg: float = 8.0
     curl: float = 0.3
+    holding: Tile | None = None
 
     @classmethod
     def random(cls, rng: np.random.Generator, board: Board | None = None) -> Hand:
@@ -384,6 +387,10 @@ class Hand:
         sleeve: tuple[int, int, int] | None = None
         if rng.random() < 0.7:
             sleeve = tuple(int(v) for v in rng.integers(15, 240, size=3))  # type: ignore[assignment]
+        holding: Tile | None = None
+        if board and rng.random() < 0.35:
+            kinds = sorted(set(board.values()), key=str)
+            holding = kinds[int(rng.integers(len(kinds)))]
         return cls(
             target=target,
             from_deg=float(rng.uniform(0, 360)),
@@ -392,6 +399,7 @@ class Hand:
             sleeve_rgb=sleeve,
             spread_deg=float(rng.uniform(2, 16)),
             curl=float(rng.uniform(0, 1)),
+            holding=holding,
         )
 
 
@@ -1376,6 +1384,7 @@ class Scene:
         self._drift_phase = float(lrng.uniform(0, 2 * np.pi))
         self._drift_period = float(lrng.uniform(20, 90))
         self._blob = _fbm(lrng, (max(h // 16, 4), max(w // 16, 4)), max(min(w, h) / 64, 2), 2)
+        self._wear = _fbm(_seed_rng(self.seed, _T_PALETTE), (64, 64), 6, 3)
         # clutter around the board (outside the framed cells), fixed for the scene
         crng = _seed_rng(self.seed, _T_CLUTTER)
         if fit:
@@ -1505,8 +1514,7 @@ class Scene:
             _draw_clutter(img, gloss, cam, self._clutter, self.size, sh_dir, cond.shadow)
 
         # 4. tiles, far to near
-        trng_paint = _seed_rng(self.seed, _T_PALETTE)
-        wear_noise = _fbm(trng_paint, (64, 64), 6, 3)
+        wear_noise = self._wear
         truth_geo: list[tuple[Pos, Tile, dict[str, Any]]] = []
         for (pos, tile), g in zip(tiles, geo, strict=True):
             self._draw_tile(img, gloss, g, colors[tile.color], wear_noise)
@@ -1610,8 +1618,12 @@ class Scene:
         q = q[:, :2] / q[:, 2:3]
         return float((np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[0]))) / 2)
 
-    def _tile_geometry(self, cam: _Camera, pos: Pos) -> dict[str, Any]:
-        x, y, ang = self._tile_pose(pos)
+    def _tile_geometry(self, cam: _Camera, pos: Pos,
+                       pose: tuple[float, float, float] | None = None,
+                       lift_mm: float = 0.0) -> dict[str, Any]:
+        """Projected outlines of a tile at ``pos`` (or at ``pose`` (X, Y, turn), raised
+        ``lift_mm`` above the table, e.g. held in a hand)."""
+        x, y, ang = pose if pose is not None else self._tile_pose(pos)
         ca, sa = math.cos(ang), math.sin(ang)
         rmat = np.array([[ca, -sa], [sa, ca]])
         half = TILE_MM / 2
@@ -1619,9 +1631,10 @@ class Scene:
         top_local = _rounded_square(half * 0.97, TILE_MM * 0.1, 4)
         foot = outline @ rmat.T + (x, y)
         top = top_local @ rmat.T + (x, y)
-        zt = -self.thick_mm
+        z0 = -lift_mm
+        zt = z0 - self.thick_mm
         nb = len(foot)
-        pts3 = np.vstack([np.column_stack([foot, np.zeros(nb)]),
+        pts3 = np.vstack([np.column_stack([foot, np.full(nb, z0)]),
                           np.column_stack([top, np.full(len(top), zt)])])
         xy, z = cam.project(pts3)
         sharp = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) * 0.97
@@ -1640,6 +1653,7 @@ class Scene:
             "rmat": rmat,
             "xy": (x, y),
             "ok": bool(np.all(z > 0)),
+            "zt": zt,
             "cam": cam,
         }
 
@@ -1702,7 +1716,7 @@ class Scene:
         # symbol, printed on the top (matte-ish paint, slightly worn)
         x, y = g["xy"]
         rmat = g["rmat"]
-        zt = -self.thick_mm
+        zt = g["zt"]
         shape_polys = []
         jitter = rng.normal(0, 0.008, size=2)
         for poly in _SYMBOLS[g["tile_shape"]] if "tile_shape" in g else []:
@@ -1821,6 +1835,28 @@ class Scene:
             np.maximum(roi, alpha, out=roi)
         shadow_full = cv2.resize(shadow_all, (w, h), interpolation=cv2.INTER_LINEAR)
         img *= (1 - cond.shadow * 0.8 * shadow_full)[..., None]
+        for k, hand in enumerate(hands):  # tiles in hand: under the fingers, above the table
+            if hand.holding is None:
+                continue
+            a = math.radians(hand.from_deg)
+            tr, tc = hand.target
+            cx = (tc - self.mid[1]) * self.pitch_mm - math.cos(a) * 10.0
+            cy = (tr - self.mid[0]) * self.pitch_mm - math.sin(a) * 10.0
+            lift = max(hand.height_mm - self.thick_mm - 6.0, 0.0)
+            g = self._tile_geometry(cam, Pos(-(10**6), k), pose=(cx, cy, a + 0.2 * (k - 0.5)),
+                                    lift_mm=lift)
+            g["tile_shape"] = hand.holding.shape
+            if not g["ok"]:
+                continue
+            self._draw_tile(img, gloss, g, self._colors(Board({Pos(0, 0): hand.holding}))[
+                hand.holding.color], self._wear)
+            hull = cv2.convexHull(g["hull_xy"].astype(np.float32)).reshape(-1, 2)
+            roi = _roi(hull.astype(np.float64), self.size)
+            if roi is not None:
+                x0, y0, rw, rh = roi
+                m = _poly_mask([hull.astype(np.float64)], x0, y0, rw, rh)
+                sub = alpha_all[y0:y0 + rh, x0:x0 + rw]
+                np.maximum(sub, m, out=sub)
         for x0, y0, alpha, col in layers:
             _blend(img, alpha, col, x0, y0)
             groi = gloss[y0:y0 + alpha.shape[0], x0:x0 + alpha.shape[1]]

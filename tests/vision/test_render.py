@@ -356,3 +356,20 @@ def test_hand_laid_tiles_never_overlap(name: str) -> None:
             if other in feet:
                 area, _ = cv2.intersectConvexConvex(foot, feet[other])
                 assert area < 0.03 * (2 * half) ** 2, (pos, other, area)
+
+
+def test_a_held_tile_is_drawn_and_occludes_but_is_not_in_the_truth() -> None:
+    held = Hand(target=(2.0, 3.0), from_deg=90.0, height_mm=45.0, holding=Tile.parse("Gk"))
+    empty = Hand(target=(2.0, 3.0), from_deg=90.0, height_mm=45.0)
+    cond = dataclasses.replace(PRESETS["hand"], surface="white")
+    r = render(BOARD, cond, 3, size=(960, 720), hands=[held])
+    bare = render(BOARD, cond, 3, size=(960, 720), hands=[empty])
+    assert {t.pos for t in r.truth} == set(BOARD)
+    extra = r.hand_mask & ~bare.hand_mask  # the held tile's footprint
+    assert extra.sum() > 0.3 * r.pitch_px**2
+    hsv = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2HSV)
+    green = (hsv[..., 0] > 45) & (hsv[..., 0] < 85) & (hsv[..., 1] > 100)
+    bare_hsv = cv2.cvtColor(bare.image_bgr, cv2.COLOR_BGR2HSV)
+    bare_green = (bare_hsv[..., 0] > 45) & (bare_hsv[..., 0] < 85) & (bare_hsv[..., 1] > 100)
+    assert (green & extra).sum() > 0.05 * r.pitch_px**2  # its green clover shows
+    assert (bare_green & extra).sum() == 0
