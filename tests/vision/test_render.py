@@ -373,3 +373,16 @@ def test_a_held_tile_is_drawn_and_occludes_but_is_not_in_the_truth() -> None:
     bare_green = (bare_hsv[..., 0] > 45) & (bare_hsv[..., 0] < 85) & (bare_hsv[..., 1] > 100)
     assert (green & extra).sum() > 0.05 * r.pitch_px**2  # its green clover shows
     assert (bare_green & extra).sum() == 0
+
+
+def test_random_hands_vary_and_hold_tiles_of_the_board() -> None:
+    hands = [Hand.random(np.random.default_rng(s), BOARD) for s in range(30)]
+    assert hands == [Hand.random(np.random.default_rng(s), BOARD) for s in range(30)]
+    held = [h.holding for h in hands if h.holding is not None]
+    assert 3 <= len(held) <= 20
+    assert all(t in set(BOARD.values()) for t in held)
+    assert len({h.skin_rgb for h in hands}) > 5
+    r0, c0, r1, c1 = BOARD.bounds()
+    assert all(r0 - 1 <= h.target[0] <= r1 + 1 and c0 - 1 <= h.target[1] <= c1 + 1
+               for h in hands)
+    assert Hand.random(np.random.default_rng(0), Board()).holding is None
