@@ -1568,7 +1568,7 @@ class Scene:
         hand_cover = hand_alpha > 0.5
         for pos, tile, g in truth_geo:
             top = g["top_xy"]
-            covered, inside = self._coverage(top, hand_cover)
+            covered, inside = self._coverage(top, hand_cover, g["ok"])
             visible = covered <= HIDDEN_COVER and inside >= MIN_IN_FRAME
             c = g["corners_xy"]
             truth.append(TruthTile(
@@ -1956,26 +1956,29 @@ class Scene:
         k /= k.sum()
         return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REFLECT)
 
-    def _coverage(self, top: NDArray[np.float64], cover: NDArray[np.bool_]) -> tuple[float,
-                                                                                     float]:
-        """(share of the top face covered by occluders, share inside the image)."""
+    def _coverage(self, top: NDArray[np.float64], cover: NDArray[np.bool_],
+                  ok: bool = True) -> tuple[float, float]:
+        """(share of the top face covered by occluders, share inside the image).
+
+        Only the part of the outline inside the image is rasterised, so a tile far outside
+        the frame costs nothing; ``ok=False`` (behind the camera) counts as outside.
+        """
         w, h = self.size
-        lo = np.floor(top.min(axis=0)).astype(int) - 1
-        hi = np.ceil(top.max(axis=0)).astype(int) + 1
-        bw, bh = int(hi[0] - lo[0]), int(hi[1] - lo[1])
-        if bw <= 0 or bh <= 0:
+        if not ok or not np.all(np.isfinite(top)):
             return 0.0, 0.0
-        m = _poly_mask([top], int(lo[0]), int(lo[1]), bw, bh)
-        total = float(m.sum())
-        if total <= 0:
+        total = float(abs(cv2.contourArea(top.astype(np.float32))))
+        if total <= 1e-6:
             return 0.0, 0.0
-        x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
-        x1, y1 = min(int(hi[0]), w), min(int(hi[1]), h)
+        x0 = max(int(np.floor(top[:, 0].min())) - 1, 0)
+        y0 = max(int(np.floor(top[:, 1].min())) - 1, 0)
+        x1 = min(int(np.ceil(top[:, 0].max())) + 1, w)
+        y1 = min(int(np.ceil(top[:, 1].max())) + 1, h)
         if x1 <= x0 or y1 <= y0:
             return 0.0, 0.0
-        inner = m[y0 - lo[1]:y1 - lo[1], x0 - lo[0]:x1 - lo[0]]
-        inside = float(inner.sum()) / total
-        cov = float((inner * cover[y0:y1, x0:x1]).sum()) / max(float(inner.sum()), 1e-6)
+        inner = _poly_mask([np.clip(top, -4 * w, 5 * w)], x0, y0, x1 - x0, y1 - y0)
+        seen = float(inner.sum())
+        inside = min(seen / total, 1.0)
+        cov = float((inner * cover[y0:y1, x0:x1]).sum()) / max(seen, 1e-6)
         return cov, inside
 
 

@@ -386,3 +386,19 @@ def test_random_hands_vary_and_hold_tiles_of_the_board() -> None:
     assert all(r0 - 1 <= h.target[0] <= r1 + 1 and c0 - 1 <= h.target[1] <= c1 + 1
                for h in hands)
     assert Hand.random(np.random.default_rng(0), Board()).holding is None
+
+
+def test_scene_tiles_outside_the_frame_are_not_visible() -> None:
+    scene = Scene(PRESETS["oblique"], 2, size=(320, 240), span=5)
+    board = Board({Pos(r, c): Tile("blue", Shape.STAR8) for r in range(-30, 31, 6)
+                   for c in range(-30, 31, 6)})
+    f = scene.frame(board)
+    assert len(f.truth) == len(board)
+    inside = [t for t in f.truth if t.visible]
+    assert 0 < len(inside) < len(board)
+    for t in f.truth:
+        x, y = t.center_xy
+        if t.visible:
+            assert 0 <= x < 320 and 0 <= y < 240
+        elif np.isfinite(x) and np.isfinite(y):
+            assert not (20 <= x < 300 and 20 <= y < 220) or t.covered > HIDDEN_COVER
