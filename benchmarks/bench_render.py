@@ -61,16 +61,23 @@ def main(argv: list[str]) -> dict[str, Any]:
     repeats = 2 if args.quick else args.repeats
     board = _board(7, 100)
     hard = [Conditions.sample(np.random.default_rng(s), "hard") for s in range(repeats)]
-    results: dict[str, Any] = {"tiles": len(board), "repeats": repeats,
-                               "load_1min_before": round(os.getloadavg()[0], 2)}
+    results: dict[str, Any] = {
+        "tiles": len(board),
+        "repeats": repeats,
+        "load_1min_before": round(os.getloadavg()[0], 2),
+    }
     for name, size in SIZES.items():
         if args.quick and name == "4000x3000":
             continue
-        for label, cond_of in (("easy", lambda k: PRESETS["easy"]),
-                               ("hand", lambda k: PRESETS["hand"]),
-                               ("hard", lambda k: hard[k % len(hard)])):
-            wall, cpu = _time(lambda k, cond_of=cond_of, size=size: render(
-                board, cond_of(k), 100 + k, size=size), repeats)
+        for label, cond_of in (
+            ("easy", lambda k: PRESETS["easy"]),
+            ("hand", lambda k: PRESETS["hand"]),
+            ("hard", lambda k: hard[k % len(hard)]),
+        ):
+            wall, cpu = _time(
+                lambda k, cond_of=cond_of, size=size: render(board, cond_of(k), 100 + k, size=size),
+                repeats,
+            )
             results[f"render_{name}_{label}_s"] = {"wall": round(wall, 3), "cpu": round(cpu, 3)}
     # video: one scene, many frames (table texture and camera made once)
     scene = Scene(PRESETS["easy"], 3, size=(1920, 1080), span=14)

@@ -60,29 +60,62 @@ def scene_specs() -> list[dict[str, Any]]:
     """The scenes: name, conditions, seed, board, palette (deterministic)."""
     specs: list[dict[str, Any]] = []
     for i, name in enumerate(sorted(PRESETS)):
-        specs.append({"name": name, "conditions": PRESETS[name], "seed": 1000 + i,
-                      "board": _board(100 + i, 26 if name == "hand" else 8 + (i * 5) % 20),
-                      "palette": None})
+        specs.append(
+            {
+                "name": name,
+                "conditions": PRESETS[name],
+                "seed": 1000 + i,
+                "board": _board(100 + i, 26 if name == "hand" else 8 + (i * 5) % 20),
+                "palette": None,
+            }
+        )
     connect = Palette.from_names(["red", "orange", "yellow", "green", "blue", "white"])
     b = _board(300, 16)
     recolour = {"purple": "white"}
     b = Board((p, t._replace(color=recolour.get(t.color, t.color))) for p, t in b.items())
-    specs.append({"name": "connect_white", "conditions": PRESETS["easy"], "seed": 2000,
-                  "board": b, "palette": connect})
-    paints = {"teal": "#1f9e9a", "crimson": "#a3123a", "lime": "#9ccc3c", "navy": "#243a80",
-              "gold": "#d9a521", "pink": "#ec79b0"}
+    specs.append(
+        {
+            "name": "connect_white",
+            "conditions": PRESETS["easy"],
+            "seed": 2000,
+            "board": b,
+            "palette": connect,
+        }
+    )
+    paints = {
+        "teal": "#1f9e9a",
+        "crimson": "#a3123a",
+        "lime": "#9ccc3c",
+        "navy": "#243a80",
+        "gold": "#d9a521",
+        "pink": "#ec79b0",
+    }
     custom = Palette.from_hex(paints)
-    mapping = dict(zip(("red", "orange", "yellow", "green", "blue", "purple"), paints,
-                       strict=True))
+    mapping = dict(zip(("red", "orange", "yellow", "green", "blue", "purple"), paints, strict=True))
     b = _board(301, 14)
     b = Board((p, t._replace(color=mapping[t.color])) for p, t in b.items())
-    specs.append({"name": "custom_paints", "conditions": dataclasses.replace(
-        PRESETS["easy"], surface="cloth", surface_rgb=(70, 80, 95)), "seed": 2001,
-        "board": b, "palette": custom})
+    specs.append(
+        {
+            "name": "custom_paints",
+            "conditions": dataclasses.replace(
+                PRESETS["easy"], surface="cloth", surface_rgb=(70, 80, 95)
+            ),
+            "seed": 2001,
+            "board": b,
+            "palette": custom,
+        }
+    )
     for k in range(2):
         cond = Conditions.sample(np.random.default_rng(5000 + k), "hard")
-        specs.append({"name": f"hard_{k}", "conditions": cond, "seed": 3000 + k,
-                      "board": _board(400 + k, 18 + 6 * k), "palette": None})
+        specs.append(
+            {
+                "name": f"hard_{k}",
+                "conditions": cond,
+                "seed": 3000 + k,
+                "board": _board(400 + k, 18 + 6 * k),
+                "palette": None,
+            }
+        )
     return specs
 
 
@@ -99,10 +132,17 @@ def _encode(image_bgr: np.ndarray, quality: int) -> bytes:
 
 def _truth_json(r: Rendered) -> list[dict[str, Any]]:
     return [
-        {"row": t.pos.row, "col": t.pos.col, "color": t.tile.color, "shape": t.tile.shape.value,
-         "visible": t.visible, "covered": round(t.covered, 4),
-         "x": round(t.center_xy[0], 2), "y": round(t.center_xy[1], 2),
-         "corners": [[round(x, 2), round(y, 2)] for x, y in t.corners_xy]}
+        {
+            "row": t.pos.row,
+            "col": t.pos.col,
+            "color": t.tile.color,
+            "shape": t.tile.shape.value,
+            "visible": t.visible,
+            "covered": round(t.covered, 4),
+            "x": round(t.center_xy[0], 2),
+            "y": round(t.center_xy[1], 2),
+            "corners": [[round(x, 2), round(y, 2)] for x, y in t.corners_xy],
+        }
         for t in r.truth
     ]
 
@@ -114,26 +154,36 @@ def build(out: Path, *, write: bool = True) -> tuple[dict[str, Any], dict[str, b
     for spec in scene_specs():
         cond: Conditions = spec["conditions"]
         quality = cond.jpeg_quality or 92
-        r = render(spec["board"], dataclasses.replace(cond, jpeg_quality=None), spec["seed"],
-                   size=SIZE, palette=spec["palette"])
+        r = render(
+            spec["board"],
+            dataclasses.replace(cond, jpeg_quality=None),
+            spec["seed"],
+            size=SIZE,
+            palette=spec["palette"],
+        )
         data = _encode(r.image_bgr, min(quality, 92))
         fname = f"{spec['name']}.jpg"
         files[fname] = data
         palette = spec["palette"] or Palette.classic()
-        scenes.append({
-            "name": spec["name"],
-            "image": fname,
-            "seed": spec["seed"],
-            "size": list(SIZE),
-            "palette": {n: "#{:02x}{:02x}{:02x}".format(*palette.rgb[n]) for n in palette.names},
-            "conditions": {k: (list(v) if isinstance(v, tuple) else v)
-                           for k, v in dataclasses.asdict(cond).items()},
-            "pitch_px": round(r.pitch_px, 3),
-            "image_from_grid": [[float(v) for v in row] for row in r.image_from_grid],
-            "tiles": _truth_json(r),
-        })
-    index = {"format": FORMAT, "generator": "python -m benchmarks.make_golden",
-             "scenes": scenes}
+        scenes.append(
+            {
+                "name": spec["name"],
+                "image": fname,
+                "seed": spec["seed"],
+                "size": list(SIZE),
+                "palette": {
+                    n: "#{:02x}{:02x}{:02x}".format(*palette.rgb[n]) for n in palette.names
+                },
+                "conditions": {
+                    k: (list(v) if isinstance(v, tuple) else v)
+                    for k, v in dataclasses.asdict(cond).items()
+                },
+                "pitch_px": round(r.pitch_px, 3),
+                "image_from_grid": [[float(v) for v in row] for row in r.image_from_grid],
+                "tiles": _truth_json(r),
+            }
+        )
+    index = {"format": FORMAT, "generator": "python -m benchmarks.make_golden", "scenes": scenes}
     if write:
         out.mkdir(parents=True, exist_ok=True)
         for fname, data in files.items():
@@ -144,8 +194,12 @@ def build(out: Path, *, write: bool = True) -> tuple[dict[str, Any], dict[str, b
 
 def _dumps(index: dict[str, Any]) -> str:
     """JSON with one scene field / one tile per line (small, and diffs read well)."""
-    lines = ["{", f' "format": {json.dumps(index["format"])},',
-             f' "generator": {json.dumps(index["generator"])},', ' "scenes": [']
+    lines = [
+        "{",
+        f' "format": {json.dumps(index["format"])},',
+        f' "generator": {json.dumps(index["generator"])},',
+        ' "scenes": [',
+    ]
     for i, scene in enumerate(index["scenes"]):
         lines.append("  {")
         for key, value in scene.items():
@@ -194,8 +248,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     _, files = build(args.out)
     total = sum(len(d) for d in files.values())
-    print(f"wrote {len(files)} scenes to {args.out} ({total / 1e3:.0f} kB; largest "
-          f"{max(len(d) for d in files.values()) / 1e3:.0f} kB)")
+    print(
+        f"wrote {len(files)} scenes to {args.out} ({total / 1e3:.0f} kB; largest "
+        f"{max(len(d) for d in files.values()) / 1e3:.0f} kB)"
+    )
     return 0
 
 

@@ -319,26 +319,50 @@ _EASY = Conditions(
 #: Named conditions, each stressing one thing (plus ``easy``). Other conditions stay moderate.
 PRESETS: dict[str, Conditions] = {
     "easy": _EASY,
-    "glare": replace(_EASY, yaw_deg=17.0, tilt_deg=15.0, glare=1.2, glare_size=0.12,
-                     glare_spots=2, tile_gloss=1.0, surface="white"),
-    "dim": replace(_EASY, yaw_deg=-25.0, exposure=0.28, noise=4.0, kelvin=3600.0,
-                   wb_correction=0.6, gradient=0.4, jpeg_quality=80, blur_px=0.9),
-    "warm": replace(_EASY, yaw_deg=33.0, kelvin=2700.0, wb_correction=0.45, gradient=0.3,
-                    light_elevation_deg=50.0, shadow=0.55),
-    "cool": replace(_EASY, yaw_deg=-40.0, kelvin=9000.0, wb_correction=0.3, gradient=0.25,
-                    surface="white"),
-    "oblique": replace(_EASY, tilt_deg=35.0, yaw_deg=63.0, roll_deg=2.0, tile_px=70.0,
-                       gradient=0.25),
+    "glare": replace(
+        _EASY,
+        yaw_deg=17.0,
+        tilt_deg=15.0,
+        glare=1.2,
+        glare_size=0.12,
+        glare_spots=2,
+        tile_gloss=1.0,
+        surface="white",
+    ),
+    "dim": replace(
+        _EASY,
+        yaw_deg=-25.0,
+        exposure=0.28,
+        noise=4.0,
+        kelvin=3600.0,
+        wb_correction=0.6,
+        gradient=0.4,
+        jpeg_quality=80,
+        blur_px=0.9,
+    ),
+    "warm": replace(
+        _EASY,
+        yaw_deg=33.0,
+        kelvin=2700.0,
+        wb_correction=0.45,
+        gradient=0.3,
+        light_elevation_deg=50.0,
+        shadow=0.55,
+    ),
+    "cool": replace(
+        _EASY, yaw_deg=-40.0, kelvin=9000.0, wb_correction=0.3, gradient=0.25, surface="white"
+    ),
+    "oblique": replace(
+        _EASY, tilt_deg=35.0, yaw_deg=63.0, roll_deg=2.0, tile_px=70.0, gradient=0.25
+    ),
     "patterned_cloth": replace(_EASY, yaw_deg=12.0, tilt_deg=14.0, surface="floral_cloth"),
-    "dark_table": replace(_EASY, yaw_deg=-8.0, surface="dark_wood", exposure=0.8,
-                          gradient=0.3),
+    "dark_table": replace(_EASY, yaw_deg=-8.0, surface="dark_wood", exposure=0.8, gradient=0.3),
     "tiny_tiles": replace(_EASY, yaw_deg=21.0, tile_px=25.0, blur_px=0.7, jpeg_quality=80),
     "hand": replace(_EASY, yaw_deg=-15.0, hands=2, tilt_deg=12.0),
     "printed_grid": replace(_EASY, yaw_deg=9.0, surface="printed_grid", tilt_deg=10.0),
     "green_felt": replace(_EASY, yaw_deg=48.0, surface="green_felt", gradient=0.3),
     "white_table": replace(_EASY, yaw_deg=-70.0, surface="white", vignette=0.3),
-    "bumped": replace(_EASY, yaw_deg=5.0, motion_px=7.0, bump_mm=15.0, bump_deg=2.5,
-                      tilt_deg=9.0),
+    "bumped": replace(_EASY, yaw_deg=5.0, motion_px=7.0, bump_mm=15.0, bump_deg=2.5, tilt_deg=9.0),
     "askew": replace(_EASY, yaw_deg=28.0, tile_rot_deg=6.0, tile_offset=0.04, gap=0.09),
 }
 
@@ -434,8 +458,12 @@ class Bump:
         )
 
     def __add__(self, other: Bump) -> Bump:
-        return Bump(self.dx_mm + other.dx_mm, self.dy_mm + other.dy_mm,
-                    self.rot_deg + other.rot_deg, self.tilt_deg + other.tilt_deg)
+        return Bump(
+            self.dx_mm + other.dx_mm,
+            self.dy_mm + other.dy_mm,
+            self.rot_deg + other.rot_deg,
+            self.tilt_deg + other.tilt_deg,
+        )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -497,8 +525,7 @@ class Rendered:
         ax = h[0, 0] * h[2, 2] - h[2, 0] * h[0, 2], h[1, 0] * h[2, 2] - h[2, 0] * h[1, 2]
         angle = math.degrees(math.atan2(ax[1], ax[0])) % 90.0
         matrix = tuple(tuple(float(v) for v in row) for row in h)
-        return Lattice(pitch_px=self.pitch_px, angle_deg=angle,
-                       image_from_grid=matrix)  # type: ignore[arg-type]
+        return Lattice(pitch_px=self.pitch_px, angle_deg=angle, image_from_grid=matrix)  # type: ignore[arg-type]
 
     def board(self, *, visible_only: bool = True) -> Board:
         """The truth as a :class:`Board` (only visible tiles by default)."""
@@ -597,9 +624,14 @@ def _kelvin_rgb(kelvin: float) -> NDArray[np.float32]:
 # ----------------------------------------------------------------------------------------------
 # Noise and textures (all in table millimetres)
 # ----------------------------------------------------------------------------------------------
-def _fbm(rng: np.random.Generator, shape: tuple[int, int], cell_px: float,
-         octaves: int = 4, persistence: float = 0.5,
-         stretch: tuple[float, float] = (1.0, 1.0)) -> F32:
+def _fbm(
+    rng: np.random.Generator,
+    shape: tuple[int, int],
+    cell_px: float,
+    octaves: int = 4,
+    persistence: float = 0.5,
+    stretch: tuple[float, float] = (1.0, 1.0),
+) -> F32:
     """Fractal value noise, zero mean, unit-ish std, shape (rows, cols), float32.
 
     ``cell_px`` is the size of the coarsest feature in pixels; ``stretch`` (row, col) makes
@@ -627,9 +659,14 @@ def _hsv_rgb(h: float, s: float, v: float) -> tuple[int, int, int]:
     return (round(255 * r), round(255 * g), round(255 * b))
 
 
-def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int],
-                     mm_per_px: float, base_rgb: tuple[int, int, int] | None,
-                     pitch_mm: float) -> U8:
+def _surface_texture(
+    kind: str,
+    rng: np.random.Generator,
+    shape: tuple[int, int],
+    mm_per_px: float,
+    base_rgb: tuple[int, int, int] | None,
+    pitch_mm: float,
+) -> U8:
     """An sRGB (rows, cols, 3) uint8 BGR texture of a table surface in table millimetres."""
     h, w = shape
     px = 1.0 / mm_per_px  # pixels per millimetre
@@ -659,8 +696,7 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
         plank_shift = rng.uniform(0, 1000, size=n_planks).astype(np.float32)
         # growth rings: a slowly waving coordinate across the grain, per plank, so the latewood
         # lines meander and form arches ("cathedrals") where the warp is strong
-        warp = _fbm(rng, shape, 90 * px, octaves=3, stretch=(1.0, 5.0)) * float(
-            rng.uniform(4, 14))
+        warp = _fbm(rng, shape, 90 * px, octaves=3, stretch=(1.0, 5.0)) * float(rng.uniform(4, 14))
         period = float(rng.uniform(3.0, 8.0))
         phase = (v_mm + warp + plank_shift[plank]) / period
         phase = phase + _fbm(rng, shape, 40 * px, octaves=2, stretch=(1.0, 4.0)) * 0.35
@@ -694,11 +730,13 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
             base = base_rgb or jitter_rgb((34, 110, 60), 15)
             weave = _fbm(rng, shape, 1.5 * px, octaves=2) * 0.06
         else:
-            base = base_rgb or _hsv_rgb(rng.uniform(0, 1), rng.uniform(0.15, 0.75),
-                                        rng.uniform(0.2, 0.9))
+            base = base_rgb or _hsv_rgb(
+                rng.uniform(0, 1), rng.uniform(0.15, 0.75), rng.uniform(0.2, 0.9)
+            )
             period = float(rng.uniform(0.8, 1.6))
-            weave = (np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period)
-                     * 0.05).astype(np.float32)
+            weave = (
+                np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.05
+            ).astype(np.float32)
         folds = _fbm(rng, shape, 150 * px, octaves=3) * 0.08
         img = col(base)[None, None, :] * (1 + weave + folds)[..., None]
     elif kind == "checked_cloth":
@@ -716,7 +754,8 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
     elif kind == "floral_cloth":
         bg = base_rgb or jitter_rgb(
             [(236, 226, 200), (40, 60, 110), (200, 60, 60), (245, 245, 240)][int(rng.integers(4))],
-            15)
+            15,
+        )
         img = np.empty((h, w, 3), np.float32)
         img[:] = col(bg)
         canvas = img
@@ -731,16 +770,40 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
             for k in range(2):  # leaves
                 a = ang0 + np.pi * k + 0.6
                 center = (int(cx + 1.6 * size * np.cos(a)), int(cy + 1.6 * size * np.sin(a)))
-                cv2.ellipse(canvas, center, (int(size), int(size * 0.45)), float(np.degrees(a)),
-                            0, 360, col(leaf).tolist(), -1, cv2.LINE_AA)
+                cv2.ellipse(
+                    canvas,
+                    center,
+                    (int(size), int(size * 0.45)),
+                    float(np.degrees(a)),
+                    0,
+                    360,
+                    col(leaf).tolist(),
+                    -1,
+                    cv2.LINE_AA,
+                )
             petals = int(rng.integers(5, 8))
             for k in range(petals):
                 a = ang0 + 2 * np.pi * k / petals
                 center = (int(cx + 0.8 * size * np.cos(a)), int(cy + 0.8 * size * np.sin(a)))
-                cv2.ellipse(canvas, center, (int(size * 0.75), int(size * 0.45)),
-                            float(np.degrees(a)), 0, 360, col(fc).tolist(), -1, cv2.LINE_AA)
-            cv2.circle(canvas, (int(cx), int(cy)), max(1, int(size * 0.35)),
-                       col((240, 200, 40)).tolist(), -1, cv2.LINE_AA)
+                cv2.ellipse(
+                    canvas,
+                    center,
+                    (int(size * 0.75), int(size * 0.45)),
+                    float(np.degrees(a)),
+                    0,
+                    360,
+                    col(fc).tolist(),
+                    -1,
+                    cv2.LINE_AA,
+                )
+            cv2.circle(
+                canvas,
+                (int(cx), int(cy)),
+                max(1, int(size * 0.35)),
+                col((240, 200, 40)).tolist(),
+                -1,
+                cv2.LINE_AA,
+            )
         period = float(rng.uniform(0.7, 1.4))
         weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.04
         img = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
@@ -788,8 +851,13 @@ def _surface_texture(kind: str, rng: np.random.Generator, shape: tuple[int, int]
 
 def _surface_gloss(kind: str) -> float:
     """How much of the glare a surface reflects, relative to a glossy tile top (0..1)."""
-    return {"white": 0.25, "light_wood": 0.2, "dark_wood": 0.25, "dark_laminate": 0.3,
-            "printed_grid": 0.15}.get(kind, 0.02)
+    return {
+        "white": 0.25,
+        "light_wood": 0.2,
+        "dark_wood": 0.25,
+        "dark_laminate": 0.3,
+        "printed_grid": 0.15,
+    }.get(kind, 0.02)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -826,8 +894,13 @@ class _Camera:
         return self.k @ m
 
 
-def _make_camera(size: tuple[int, int], cond: Conditions, target: NDArray[np.float64],
-                 dist: float, bump: Bump | None = None) -> _Camera:
+def _make_camera(
+    size: tuple[int, int],
+    cond: Conditions,
+    target: NDArray[np.float64],
+    dist: float,
+    bump: Bump | None = None,
+) -> _Camera:
     w, h = size
     f = (w / 2) / math.tan(math.radians(cond.fov_deg) / 2)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], dtype=np.float64)
@@ -838,8 +911,7 @@ def _make_camera(size: tuple[int, int], cond: Conditions, target: NDArray[np.flo
         yaw -= bump.rot_deg
         tilt = min(max(tilt + bump.tilt_deg, 0.0), 60.0)
         tgt = tgt - np.array([bump.dx_mm, bump.dy_mm, 0.0])
-    r = _rot_z(math.radians(cond.roll_deg)) @ _rot_x(math.radians(tilt)) @ _rot_z(
-        math.radians(yaw))
+    r = _rot_z(math.radians(cond.roll_deg)) @ _rot_x(math.radians(tilt)) @ _rot_z(math.radians(yaw))
     forward = r.T @ np.array([0.0, 0.0, 1.0])
     c = tgt - dist * forward
     return _Camera(k=k, r=r, c=c)
@@ -850,8 +922,12 @@ def _rounded_square(half: float, radius: float, n_arc: int = 5) -> NDArray[np.fl
     (in image-like axes, y down) starting at the top-left corner's arc."""
     pts = []
     r = min(radius, half * 0.99)
-    centers = [(-half + r, -half + r, math.pi), (half - r, -half + r, 1.5 * math.pi),
-               (half - r, half - r, 0.0), (-half + r, half - r, 0.5 * math.pi)]
+    centers = [
+        (-half + r, -half + r, math.pi),
+        (half - r, -half + r, 1.5 * math.pi),
+        (half - r, half - r, 0.0),
+        (-half + r, half - r, 0.5 * math.pi),
+    ]
     for cx, cy, a0 in centers:
         for i in range(n_arc + 1):
             a = a0 + 0.5 * math.pi * i / n_arc
@@ -864,11 +940,12 @@ def _circle(cx: float, cy: float, r: float, n: int = 40) -> NDArray[np.float64]:
     return np.column_stack([cx + r * np.cos(a), cy + r * np.sin(a)])
 
 
-def _star(n_points: int, outer: float, inner: float, phase: float,
-          concave: float = 0.0) -> NDArray[np.float64]:
+def _star(
+    n_points: int, outer: float, inner: float, phase: float, concave: float = 0.0
+) -> NDArray[np.float64]:
     """Star outline with ``n_points`` tips; ``concave`` bows the edges inward (0 = straight)."""
     pts = []
-    steps = 4 if concave > 0 else 1
+    steps = 6 if concave > 0 else 1
     for i in range(n_points):
         a_tip = phase + 2 * np.pi * i / n_points
         a_in = a_tip + np.pi / n_points
@@ -894,7 +971,7 @@ def _symbol_polys(shape: Shape) -> list[NDArray[np.float64]]:
     square/clover lobes align with the tile edges, the diamond/criss-cross point to its corners.
     """
     if shape is Shape.CIRCLE:
-        return [_circle(0, 0, 0.31, 48)]
+        return [_circle(0, 0, 0.31, 72)]
     if shape is Shape.SQUARE:
         s = 0.27
         return [np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)]
@@ -903,8 +980,10 @@ def _symbol_polys(shape: Shape) -> list[NDArray[np.float64]]:
         return [np.array([[0, -d], [d, 0], [0, d], [-d, 0]], np.float64)]
     if shape is Shape.CLOVER:
         r, off = 0.15, 0.165
-        polys = [_circle(off * math.cos(a), off * math.sin(a), r, 32)
-                 for a in (0, math.pi / 2, math.pi, 1.5 * math.pi)]
+        polys = [
+            _circle(off * math.cos(a), off * math.sin(a), r, 48)
+            for a in (0, math.pi / 2, math.pi, 1.5 * math.pi)
+        ]
         polys.append(_circle(0, 0, 0.14, 24))
         return polys
     if shape is Shape.STAR4:
@@ -924,8 +1003,15 @@ def _hand_polys(hand: Hand, arm_mm: float = 800.0) -> list[tuple[str, NDArray[np
     """Hand/arm polygons in a hand frame: mm, fingertips at the origin, arm along +u (toward
     the body), v across; third column is height above the fingertips (mm)."""
 
-    def capsule(p0: tuple[float, float], p1: tuple[float, float], w0: float, w1: float,
-                z0: float, z1: float, n: int = 8) -> NDArray[np.float64]:
+    def capsule(
+        p0: tuple[float, float],
+        p1: tuple[float, float],
+        w0: float,
+        w1: float,
+        z0: float,
+        z1: float,
+        n: int = 8,
+    ) -> NDArray[np.float64]:
         a = np.array(p0, np.float64)
         b = np.array(p1, np.float64)
         d = b - a
@@ -949,15 +1035,23 @@ def _hand_polys(hand: Hand, arm_mm: float = 800.0) -> list[tuple[str, NDArray[np
     # forearm from the wrist to beyond the image edge (the caller measures ``arm_mm``)
     wrist_u = base_u + palm_len
     far_u = max(wrist_u + 150.0, arm_mm)
-    polys.append(("skin", capsule((wrist_u - 10, 0), (far_u, 0), 60, 80,
-                                  wrist_u * 0.1, far_u * rise)))
+    polys.append(
+        ("skin", capsule((wrist_u - 10, 0), (far_u, 0), 60, 80, wrist_u * 0.1, far_u * rise))
+    )
     sleeve_start = wrist_u + 60.0 + 120.0 * (hand.spread_deg / 16.0)
     if hand.sleeve_rgb is not None:
-        polys.append(("sleeve", capsule((sleeve_start, 0), (far_u, 0), 92, 110,
-                                        sleeve_start * rise * 0.6, far_u * rise)))
+        polys.append(
+            (
+                "sleeve",
+                capsule(
+                    (sleeve_start, 0), (far_u, 0), 92, 110, sleeve_start * rise * 0.6, far_u * rise
+                ),
+            )
+        )
     # palm
-    palm = capsule((base_u + 18, 0), (wrist_u - 10, 0), palm_w, 66, base_u * 0.1, wrist_u * 0.1,
-                   n=10)
+    palm = capsule(
+        (base_u + 18, 0), (wrist_u - 10, 0), palm_w, 66, base_u * 0.1, wrist_u * 0.1, n=10
+    )
     polys.append(("palm", palm))
     # fingers
     widths = (17.0, 19.0, 18.5, 16.0)
@@ -996,14 +1090,15 @@ def _poly_mask(polys: Sequence[NDArray[np.float64]], x0: int, y0: int, w: int, h
 def _blend(img: F32, mask: F32, color: F32 | NDArray[np.float32], x0: int, y0: int) -> None:
     """In place: ``img[roi] = img[roi] * (1 - mask) + color * mask`` (color (3,) or (h, w, 3))."""
     h, w = mask.shape
-    roi = img[y0:y0 + h, x0:x0 + w]
+    roi = img[y0 : y0 + h, x0 : x0 + w]
     m = mask[..., None]
     roi *= 1 - m
     roi += m * color
 
 
-def _roi(pts: NDArray[np.float64], size: tuple[int, int], pad: int = 2
-         ) -> tuple[int, int, int, int] | None:
+def _roi(
+    pts: NDArray[np.float64], size: tuple[int, int], pad: int = 2
+) -> tuple[int, int, int, int] | None:
     w, h = size
     x0 = max(math.floor(pts[:, 0].min()) - pad, 0)
     y0 = max(math.floor(pts[:, 1].min()) - pad, 0)
@@ -1021,8 +1116,9 @@ _NOISE_N = 1031  # prime side of the cached Gaussian noise bank (no visible peri
 def _noise_bank() -> F32:
     """A fixed (N, N, 3) float32 standard-normal field; frames cut shifted, flipped views of it
     (drawing 36 M fresh normals for a 12 MP frame takes over a second)."""
-    return np.random.default_rng(20240601).standard_normal((_NOISE_N, _NOISE_N, 3),
-                                                            dtype=np.float32)
+    return np.random.default_rng(20240601).standard_normal(
+        (_NOISE_N, _NOISE_N, 3), dtype=np.float32
+    )
 
 
 def _noise_field(rng: np.random.Generator, h: int, w: int) -> F32:
@@ -1041,7 +1137,7 @@ def _noise_field(rng: np.random.Generator, h: int, w: int) -> F32:
         x, sx = 0, ox
         while x < w:
             cw = min(n - sx, w - x)
-            out[y:y + ch, x:x + cw] = bank[sy:sy + ch, sx:sx + cw]
+            out[y : y + ch, x : x + cw] = bank[sy : sy + ch, sx : sx + cw]
             x, sx = x + cw, 0
         y, sy = y + ch, 0
     return out
@@ -1069,8 +1165,9 @@ def _chromatic_aberration(img: F32, px: float) -> F32:
     for ch, sign in ((2, 1.0), (0, -1.0)):
         s = 1 + sign * px / half_diag
         m = np.array([[s, 0, (1 - s) * w / 2], [0, s, (1 - s) * h / 2]], np.float64)
-        out[..., ch] = cv2.warpAffine(img[..., ch], m, (w, h), flags=cv2.INTER_LINEAR,
-                                      borderMode=cv2.BORDER_REFLECT)
+        out[..., ch] = cv2.warpAffine(
+            img[..., ch], m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
     return out
 
 
@@ -1088,8 +1185,12 @@ _T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE, _T_CLUTTE
 _CLUTTER_KINDS = ("sheet", "pencil", "cup", "bag", "die", "coin")
 
 
-def _clutter_items(rng: np.random.Generator, count: int, keep_out: tuple[float, float, float,
-                   float], view: tuple[float, float, float, float]) -> list[dict[str, Any]]:
+def _clutter_items(
+    rng: np.random.Generator,
+    count: int,
+    keep_out: tuple[float, float, float, float],
+    view: tuple[float, float, float, float],
+) -> list[dict[str, Any]]:
     """Random objects (world mm) outside the ``keep_out`` box ``(x0, y0, x1, y1)`` and, where
     possible, inside the ``view`` box."""
     items: list[dict[str, Any]] = []
@@ -1097,17 +1198,30 @@ def _clutter_items(rng: np.random.Generator, count: int, keep_out: tuple[float, 
     vx0, vy0, vx1, vy1 = view
     for _ in range(count):
         kind = _CLUTTER_KINDS[int(rng.integers(len(_CLUTTER_KINDS)))]
-        radius = {"sheet": 95.0, "pencil": 90.0, "cup": 45.0, "bag": 90.0, "die": 12.0,
-                  "coin": 13.0}[kind]
+        radius = {
+            "sheet": 95.0,
+            "pencil": 90.0,
+            "cup": 45.0,
+            "bag": 90.0,
+            "die": 12.0,
+            "coin": 13.0,
+        }[kind]
         for _attempt in range(30):
             x = float(rng.uniform(vx0, vx1))
             y = float(rng.uniform(vy0, vy1))
-            if (x + radius < kx0 or x - radius > kx1 or y + radius < ky0 or y - radius > ky1):
+            if x + radius < kx0 or x - radius > kx1 or y + radius < ky0 or y - radius > ky1:
                 break
         else:
             continue
-        items.append({"kind": kind, "x": x, "y": y, "angle": float(rng.uniform(0, 2 * np.pi)),
-                      "seed": int(rng.integers(1 << 30))})
+        items.append(
+            {
+                "kind": kind,
+                "x": x,
+                "y": y,
+                "angle": float(rng.uniform(0, 2 * np.pi)),
+                "seed": int(rng.integers(1 << 30)),
+            }
+        )
     return items
 
 
@@ -1115,8 +1229,15 @@ def _rect(wd: float, ht: float) -> NDArray[np.float64]:
     return np.array([[-wd / 2, -ht / 2], [wd / 2, -ht / 2], [wd / 2, ht / 2], [-wd / 2, ht / 2]])
 
 
-def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, Any]],
-                  size: tuple[int, int], sh_dir: NDArray[np.float64], shadow: float) -> None:
+def _draw_clutter(
+    img: F32,
+    gloss: F32,
+    cam: _Camera,
+    items: Sequence[dict[str, Any]],
+    size: tuple[int, int],
+    sh_dir: NDArray[np.float64],
+    shadow: float,
+) -> None:
     """Draw clutter ``items`` (from :func:`_clutter_items`) into ``img`` (linear, in place)."""
     for it in items:
         rng = np.random.default_rng(it["seed"])
@@ -1124,14 +1245,21 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
         rot = np.array([[ca, -sa], [sa, ca]])
         origin = np.array([it["x"], it["y"]])
 
-        def proj(local: NDArray[np.float64], z: float, rot: NDArray[np.float64] = rot,
-                 origin: NDArray[np.float64] = origin) -> NDArray[np.float64] | None:
+        def proj(
+            local: NDArray[np.float64],
+            z: float,
+            rot: NDArray[np.float64] = rot,
+            origin: NDArray[np.float64] = origin,
+        ) -> NDArray[np.float64] | None:
             world = local @ rot.T + origin
             xy, depth = cam.project(np.column_stack([world, np.full(len(world), -z)]))
             return xy if np.all(depth > 0) else None
 
-        def fill(polys: list[NDArray[np.float64] | None], colour: Sequence[float] | F32,
-                 alpha: float = 1.0) -> tuple[int, int, F32] | None:
+        def fill(
+            polys: list[NDArray[np.float64] | None],
+            colour: Sequence[float] | F32,
+            alpha: float = 1.0,
+        ) -> tuple[int, int, F32] | None:
             ps = [p for p in polys if p is not None]
             if not ps:
                 return None
@@ -1144,8 +1272,7 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
             _blend(img, m, c, x0, y0)
             return x0, y0, m
 
-        def cast(local: NDArray[np.float64], height: float,
-                 rot: NDArray[np.float64] = rot) -> None:
+        def cast(local: NDArray[np.float64], height: float, rot: NDArray[np.float64] = rot) -> None:
             base = proj(local + (sh_dir @ rot) * height * 0.5, 0.0)
             if base is None:
                 return
@@ -1155,7 +1282,7 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
             x0, y0, rw, rh = roi
             m = _poly_mask([base], x0, y0, rw, rh)
             m = cv2.GaussianBlur(m, (0, 0), 2.0)
-            img[y0:y0 + rh, x0:x0 + rw] *= (1 - shadow * 0.6 * m)[..., None]
+            img[y0 : y0 + rh, x0 : x0 + rw] *= (1 - shadow * 0.6 * m)[..., None]
 
         kind = it["kind"]
         if kind == "sheet":
@@ -1182,7 +1309,8 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
             body = _rect(170, 7.5)
             cast(body, 7.5)
             colour = [(232, 186, 40), (40, 90, 170), (200, 40, 40), (40, 140, 70)][
-                int(rng.integers(4))]
+                int(rng.integers(4))
+            ]
             fill([proj(body, 7.5)], colour)
             stripe = _rect(170, 2.4) + np.array([0.0, 1.8])  # the lit facet of the hexagon
             fill([proj(stripe, 7.5)], np.clip(_lin(colour) * 1.4, 0, 1))
@@ -1196,7 +1324,8 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
             if len(pts) == 2:
                 hull = cv2.convexHull(np.vstack(pts).astype(np.float32)).reshape(-1, 2)
                 colour = [(240, 240, 235), (30, 60, 120), (190, 60, 50), (60, 60, 60)][
-                    int(rng.integers(4))]
+                    int(rng.integers(4))
+                ]
                 fill([hull.astype(np.float64)], np.clip(_lin(colour) * 0.75, 0, 1))
                 fill([proj(_circle(0, 0, 42, 40), 95.0)], colour)
                 fill([proj(_circle(0, 0, 37, 40), 90.0)], (70, 40, 22))
@@ -1211,7 +1340,7 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
             if res is not None:
                 x0, y0, m = res
                 n = _fbm(rng, m.shape, 6, 3) * 0.25
-                roi = img[y0:y0 + m.shape[0], x0:x0 + m.shape[1]]
+                roi = img[y0 : y0 + m.shape[0], x0 : x0 + m.shape[1]]
                 roi *= (1 + n * m)[..., None]
         elif kind == "die":
             cast(_rect(16, 16), 16.0)
@@ -1220,19 +1349,23 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
                 hull = cv2.convexHull(np.vstack([foot, top]).astype(np.float32)).reshape(-1, 2)
                 fill([hull.astype(np.float64)], (170, 170, 165))
                 fill([top], (238, 236, 230))
-                pips = {1: [(0, 0)], 2: [(-4, -4), (4, 4)], 3: [(-4, -4), (0, 0), (4, 4)],
-                        4: [(-4, -4), (4, -4), (-4, 4), (4, 4)],
-                        5: [(-4, -4), (4, -4), (0, 0), (-4, 4), (4, 4)],
-                        6: [(-4, -4), (4, -4), (-4, 0), (4, 0), (-4, 4), (4, 4)]}[
-                    int(rng.integers(1, 7))]
+                pips = {
+                    1: [(0, 0)],
+                    2: [(-4, -4), (4, 4)],
+                    3: [(-4, -4), (0, 0), (4, 4)],
+                    4: [(-4, -4), (4, -4), (-4, 4), (4, 4)],
+                    5: [(-4, -4), (4, -4), (0, 0), (-4, 4), (4, 4)],
+                    6: [(-4, -4), (4, -4), (-4, 0), (4, 0), (-4, 4), (4, 4)],
+                }[int(rng.integers(1, 7))]
                 fill([proj(_circle(px_, py_, 1.6, 12), 16.0) for px_, py_ in pips], (25, 25, 25))
             gl = proj(_rect(15, 15), 16.0)
             if gl is not None:
                 roi = _roi(gl, size)
                 if roi is not None:
                     x0, y0, rw, rh = roi
-                    gloss[y0:y0 + rh, x0:x0 + rw] = np.maximum(
-                        gloss[y0:y0 + rh, x0:x0 + rw], _poly_mask([gl], x0, y0, rw, rh) * 0.4)
+                    gloss[y0 : y0 + rh, x0 : x0 + rw] = np.maximum(
+                        gloss[y0 : y0 + rh, x0 : x0 + rw], _poly_mask([gl], x0, y0, rw, rh) * 0.4
+                    )
         elif kind == "coin":
             cast(_circle(0, 0, 12, 24), 2.0)
             colour = [(196, 160, 80), (190, 190, 195), (170, 110, 70)][int(rng.integers(3))]
@@ -1240,8 +1373,14 @@ def _draw_clutter(img: F32, gloss: F32, cam: _Camera, items: Sequence[dict[str, 
             fill([proj(_circle(0, 0, 10.5, 32), 2.0)], np.clip(_lin(colour) * 1.2, 0, 1))
 
 
-def _line(img: F32, pts_xy: NDArray[np.float64], colour: F32, width_mm: float, cam: _Camera,
-          size: tuple[int, int]) -> None:
+def _line(
+    img: F32,
+    pts_xy: NDArray[np.float64],
+    colour: F32,
+    width_mm: float,
+    cam: _Camera,
+    size: tuple[int, int],
+) -> None:
     roi = _roi(pts_xy, size, pad=3)
     if roi is None:
         return
@@ -1275,9 +1414,16 @@ class Scene:
         ValueError: a size below 32x32.
     """
 
-    def __init__(self, conditions: Conditions, seed: int, *, size: tuple[int, int] = (1280, 720),
-                 palette: Palette | None = None, fit: Board | None = None,
-                 span: float = 11.0) -> None:
+    def __init__(
+        self,
+        conditions: Conditions,
+        seed: int,
+        *,
+        size: tuple[int, int] = (1280, 720),
+        palette: Palette | None = None,
+        fit: Board | None = None,
+        span: float = 11.0,
+    ) -> None:
         w, h = int(size[0]), int(size[1])
         if w < 32 or h < 32:
             raise ValueError(f"image size must be at least 32x32, got {size}")
@@ -1299,15 +1445,20 @@ class Scene:
         self.mid = ((r0 + r1) / 2.0, (c0 + c1) / 2.0)
         off = np.array(cond.center_offset, np.float64)
         if fit:
-            corners = np.array([[c, r] for r in (r0 - 0.6, r1 + 0.6)
-                                for c in (c0 - 0.6, c1 + 0.6)], np.float64)
+            corners = np.array(
+                [[c, r] for r in (r0 - 0.6, r1 + 0.6) for c in (c0 - 0.6, c1 + 0.6)], np.float64
+            )
         else:
             half = span / 2.0
             corners = np.array([[c, r] for r in (-half, half) for c in (-half, half)], np.float64)
             corners += np.array([self.mid[1], self.mid[0]])
-        world = np.column_stack([(corners[:, 0] - self.mid[1]) * self.pitch_mm,
-                                 (corners[:, 1] - self.mid[0]) * self.pitch_mm,
-                                 np.full(len(corners), -self.thick_mm)])
+        world = np.column_stack(
+            [
+                (corners[:, 0] - self.mid[1]) * self.pitch_mm,
+                (corners[:, 1] - self.mid[0]) * self.pitch_mm,
+                np.full(len(corners), -self.thick_mm),
+            ]
+        )
         # put the board centre at the wanted image offset; then the nearest camera distance
         # (>= the one giving ``tile_px``) at which the board fits, by bisection on log(dist)
         margin = 0.04 * min(w, h)
@@ -1317,7 +1468,8 @@ class Scene:
             for _ in range(3):
                 cam = _make_camera(self.size, cond, tgt, d)
                 p = np.linalg.inv(cam.plane_h(0.0)) @ np.array(
-                    [w / 2 + o[0] * w, h / 2 + o[1] * h, 1.0])
+                    [w / 2 + o[0] * w, h / 2 + o[1] * h, 1.0]
+                )
                 # the table point seen at the wanted pixel should become the board centre
                 tgt = tgt - np.array([p[0] / p[2], p[1] / p[2], 0.0])
             return tgt
@@ -1328,8 +1480,9 @@ class Scene:
             if np.any(z <= 0.05 * d):
                 return False
             lo, hi = xy.min(axis=0), xy.max(axis=0)
-            return bool(lo[0] >= margin and lo[1] >= margin and hi[0] <= w - margin
-                        and hi[1] <= h - margin)
+            return bool(
+                lo[0] >= margin and lo[1] >= margin and hi[0] <= w - margin and hi[1] <= h - margin
+            )
 
         if not fits(dist, off):
             if not fits(dist * 1000.0, off):
@@ -1349,16 +1502,24 @@ class Scene:
         self._f = f
         # table texture on a canvas in its own (rotated) frame covering the view plus a margin
         trng = _seed_rng(self.seed, _T_TABLE)
-        self.table_angle = float(trng.uniform(0, 2 * np.pi)) if trng.random() < 0.7 else float(
-            trng.choice([0.0, np.pi / 2]) + trng.normal(0, 0.05))
+        self.table_angle = (
+            float(trng.uniform(0, 2 * np.pi))
+            if trng.random() < 0.7
+            else float(trng.choice([0.0, np.pi / 2]) + trng.normal(0, 0.05))
+        )
         hinv = np.linalg.inv(self.camera.plane_h(0.0))
         mx, my = 0.25 * w, 0.25 * h
-        img_corners = np.array([[-mx, -my, 1], [w + mx, -my, 1], [w + mx, h + my, 1],
-                                [-mx, h + my, 1]], np.float64)
+        img_corners = np.array(
+            [[-mx, -my, 1], [w + mx, -my, 1], [w + mx, h + my, 1], [-mx, h + my, 1]], np.float64
+        )
         wc = (hinv @ img_corners.T).T
         wc = wc[:, :2] / wc[:, 2:3]
-        rot = np.array([[math.cos(self.table_angle), -math.sin(self.table_angle)],
-                        [math.sin(self.table_angle), math.cos(self.table_angle)]])
+        rot = np.array(
+            [
+                [math.cos(self.table_angle), -math.sin(self.table_angle)],
+                [math.sin(self.table_angle), math.cos(self.table_angle)],
+            ]
+        )
         canvas_pts = wc @ rot  # world -> canvas frame (rot^T applied to row vectors)
         lo = canvas_pts.min(axis=0)
         hi = canvas_pts.max(axis=0)
@@ -1367,8 +1528,9 @@ class Scene:
         mmpp = max(math.sqrt(area / budget), 0.05)
         cw = max(int((hi[0] - lo[0]) / mmpp) + 1, 8)
         ch = max(int((hi[1] - lo[1]) / mmpp) + 1, 8)
-        self._texture = _surface_texture(cond.surface, trng, (ch, cw), mmpp, cond.surface_rgb,
-                                         self.pitch_mm)
+        self._texture = _surface_texture(
+            cond.surface, trng, (ch, cw), mmpp, cond.surface_rgb, self.pitch_mm
+        )
         # canvas px -> world: world = rot @ (lo + px * mmpp)
         a = np.array([[mmpp, 0, lo[0]], [0, mmpp, lo[1]], [0, 0, 1]], np.float64)
         r3 = np.eye(3)
@@ -1376,8 +1538,10 @@ class Scene:
         self._world_from_canvas = r3 @ a
         # light
         lrng = _seed_rng(self.seed, _T_LIGHT)
-        self._glare_xy = [(float(lrng.uniform(0.1, 0.9) * w), float(lrng.uniform(0.1, 0.9) * h))
-                          for _ in range(max(cond.glare_spots, 1))]
+        self._glare_xy = [
+            (float(lrng.uniform(0.1, 0.9) * w), float(lrng.uniform(0.1, 0.9) * h))
+            for _ in range(max(cond.glare_spots, 1))
+        ]
         self._glare_aspect = [float(lrng.uniform(0.5, 1.0)) for _ in self._glare_xy]
         self._glare_angle = [float(lrng.uniform(0, 180)) for _ in self._glare_xy]
         self._glare_window = [bool(lrng.random() < 0.5) for _ in self._glare_xy]
@@ -1392,13 +1556,20 @@ class Scene:
         else:
             kr0, kc0 = self.mid[0] - span / 2, self.mid[1] - span / 2
             kr1, kc1 = self.mid[0] + span / 2, self.mid[1] + span / 2
-        keep_out = ((kc0 - self.mid[1]) * self.pitch_mm, (kr0 - self.mid[0]) * self.pitch_mm,
-                    (kc1 - self.mid[1]) * self.pitch_mm, (kr1 - self.mid[0]) * self.pitch_mm)
-        view_pts = (hinv @ np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]],
-                                    np.float64).T).T
+        keep_out = (
+            (kc0 - self.mid[1]) * self.pitch_mm,
+            (kr0 - self.mid[0]) * self.pitch_mm,
+            (kc1 - self.mid[1]) * self.pitch_mm,
+            (kr1 - self.mid[0]) * self.pitch_mm,
+        )
+        view_pts = (hinv @ np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64).T).T
         view_pts = view_pts[:, :2] / view_pts[:, 2:3]
-        view = (float(view_pts[:, 0].min()), float(view_pts[:, 1].min()),
-                float(view_pts[:, 0].max()), float(view_pts[:, 1].max()))
+        view = (
+            float(view_pts[:, 0].min()),
+            float(view_pts[:, 1].min()),
+            float(view_pts[:, 0].max()),
+            float(view_pts[:, 1].max()),
+        )
         self._clutter = _clutter_items(crng, cond.clutter, keep_out, view)
 
     # -- per-tile geometry ----------------------------------------------------------------
@@ -1429,17 +1600,23 @@ class Scene:
     def image_from_grid(self, bump: Bump | None = None) -> NDArray[np.float64]:
         """(3, 3) homography lattice ``(col, row, 1)`` -> image on the tile-top plane."""
         cam = self._camera(bump)
-        g = np.array([[self.pitch_mm, 0, -self.mid[1] * self.pitch_mm],
-                      [0, self.pitch_mm, -self.mid[0] * self.pitch_mm],
-                      [0, 0, 1]], np.float64)
+        g = np.array(
+            [
+                [self.pitch_mm, 0, -self.mid[1] * self.pitch_mm],
+                [0, self.pitch_mm, -self.mid[0] * self.pitch_mm],
+                [0, 0, 1],
+            ],
+            np.float64,
+        )
         hmat = cam.plane_h(-self.thick_mm) @ g
         return hmat / hmat[2, 2]
 
     def random_bump(self, key: int) -> Bump:
         """A random :class:`Bump` of the conditions' size (``bump_mm``, ``bump_deg``), the same
         for the same scene seed and ``key`` (e.g. the frame index where it happens)."""
-        return Bump.random(_seed_rng(self.seed, _T_CAMERA, key), self.conditions.bump_mm,
-                           self.conditions.bump_deg)
+        return Bump.random(
+            _seed_rng(self.seed, _T_CAMERA, key), self.conditions.bump_mm, self.conditions.bump_deg
+        )
 
     def _camera(self, bump: Bump | None) -> _Camera:
         if bump is None:
@@ -1447,8 +1624,14 @@ class Scene:
         return _make_camera(self.size, self.conditions, self.target, self.dist, bump)
 
     # -- rendering ------------------------------------------------------------------------
-    def frame(self, board: Board, *, hands: Sequence[Hand] | None = (), bump: Bump | None = None,
-              t: float = 0.0) -> Rendered:
+    def frame(
+        self,
+        board: Board,
+        *,
+        hands: Sequence[Hand] | None = (),
+        bump: Bump | None = None,
+        t: float = 0.0,
+    ) -> Rendered:
         """Render ``board`` as seen at time ``t`` (seconds).
 
         Args:
@@ -1476,8 +1659,13 @@ class Scene:
 
         # 1. table albedo (linear) through the table-plane homography
         h_img_canvas = cam.plane_h(0.0) @ self._world_from_canvas
-        table = cv2.warpPerspective(self._texture, h_img_canvas, (w, h), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_REFLECT)
+        table = cv2.warpPerspective(
+            self._texture,
+            h_img_canvas,
+            (w, h),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REFLECT,
+        )
         img = _TO_LINEAR[table]
         gloss = np.full((h, w), _surface_gloss(cond.surface), np.float32)
 
@@ -1494,10 +1682,12 @@ class Scene:
         smask = np.zeros((shh, sw), np.uint8)
         for g in geo:
             foot = g["foot_world"]
-            shadow_world = np.vstack([
-                np.column_stack([foot, np.zeros(len(foot))]),
-                np.column_stack([foot + sh_dir * self.thick_mm, np.zeros(len(foot))]),
-            ])
+            shadow_world = np.vstack(
+                [
+                    np.column_stack([foot, np.zeros(len(foot))]),
+                    np.column_stack([foot + sh_dir * self.thick_mm, np.zeros(len(foot))]),
+                ]
+            )
             sxy, z = cam.project(shadow_world)
             if np.any(z <= 0):
                 continue
@@ -1547,8 +1737,11 @@ class Scene:
         img += _noise_field(frng, h, w) * _noise_sigma(img, shot, read)
         # chroma-correlated low-light blotches
         if iso > 1.5:
-            blot = cv2.resize(frng.standard_normal((h // 4 + 1, w // 4 + 1, 3)).astype(
-                np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+            blot = cv2.resize(
+                frng.standard_normal((h // 4 + 1, w // 4 + 1, 3)).astype(np.float32),
+                (w, h),
+                interpolation=cv2.INTER_LINEAR,
+            )
             img += blot * np.float32(read * 0.4)
         # 8. the camera's processing: saturation and unsharp masking (phones do both)
         if abs(cond.saturation - 1.0) > 0.01:
@@ -1571,11 +1764,16 @@ class Scene:
             covered, inside = self._coverage(top, hand_cover, g["ok"])
             visible = covered <= HIDDEN_COVER and inside >= MIN_IN_FRAME
             c = g["corners_xy"]
-            truth.append(TruthTile(
-                pos=pos, tile=tile,
-                center_xy=(float(g["center_xy"][0]), float(g["center_xy"][1])),
-                corners_xy=tuple((float(x), float(y)) for x, y in c),  # type: ignore[arg-type]
-                visible=bool(visible), covered=float(covered)))
+            truth.append(
+                TruthTile(
+                    pos=pos,
+                    tile=tile,
+                    center_xy=(float(g["center_xy"][0]), float(g["center_xy"][1])),
+                    corners_xy=tuple((float(x), float(y)) for x, y in c),  # type: ignore[arg-type]
+                    visible=bool(visible),
+                    covered=float(covered),
+                )
+            )
         truth.sort(key=lambda tt: (tt.pos.row, tt.pos.col))
         return Rendered(
             image_bgr=out,
@@ -1602,7 +1800,8 @@ class Scene:
             else:
                 raise ValueError(
                     f"tile colour {name!r} is in neither the palette "
-                    f"({', '.join(self.palette.names)}) nor the built-in colour names")
+                    f"({', '.join(self.palette.names)}) nor the built-in colour names"
+                )
             out[name] = _lin(rgb)
         return out
 
@@ -1618,9 +1817,13 @@ class Scene:
         q = q[:, :2] / q[:, 2:3]
         return float((np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[0]))) / 2)
 
-    def _tile_geometry(self, cam: _Camera, pos: Pos,
-                       pose: tuple[float, float, float] | None = None,
-                       lift_mm: float = 0.0) -> dict[str, Any]:
+    def _tile_geometry(
+        self,
+        cam: _Camera,
+        pos: Pos,
+        pose: tuple[float, float, float] | None = None,
+        lift_mm: float = 0.0,
+    ) -> dict[str, Any]:
         """Projected outlines of a tile at ``pos`` (or at ``pose`` (X, Y, turn), raised
         ``lift_mm`` above the table, e.g. held in a hand)."""
         x, y, ang = pose if pose is not None else self._tile_pose(pos)
@@ -1634,8 +1837,12 @@ class Scene:
         z0 = -lift_mm
         zt = z0 - self.thick_mm
         nb = len(foot)
-        pts3 = np.vstack([np.column_stack([foot, np.full(nb, z0)]),
-                          np.column_stack([top, np.full(len(top), zt)])])
+        pts3 = np.vstack(
+            [
+                np.column_stack([foot, np.full(nb, z0)]),
+                np.column_stack([top, np.full(len(top), zt)]),
+            ]
+        )
         xy, z = cam.project(pts3)
         sharp = np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) * 0.97
         sharp_w = sharp @ rmat.T + (x, y)
@@ -1657,8 +1864,9 @@ class Scene:
             "cam": cam,
         }
 
-    def _draw_tile(self, img: F32, gloss: F32, g: dict[str, Any], color: NDArray[np.float32],
-                   wear_noise: F32) -> None:
+    def _draw_tile(
+        self, img: F32, gloss: F32, g: dict[str, Any], color: NDArray[np.float32], wear_noise: F32
+    ) -> None:
         if not g["ok"]:
             return
         cond = self.conditions
@@ -1694,16 +1902,16 @@ class Scene:
             diffuse = max(0.0, math.cos(el) * (nrm[0] * math.cos(az) + nrm[1] * math.sin(az)))
             val = (0.35 + diffuse) / (0.35 + math.sin(el))
             quad = np.array([fxy[j], fxy[k], txy[k], txy[j]]) - (x0, y0)
-            cv2.fillConvexPoly(shade_img, np.round(quad * _SCALE).astype(np.int32), float(val),
-                               cv2.LINE_8, _SHIFT)
+            cv2.fillConvexPoly(
+                shade_img, np.round(quad * _SCALE).astype(np.int32), float(val), cv2.LINE_8, _SHIFT
+            )
         _blend(img, side, side_base[None, None, :] * shade_img[..., None], x0, y0)
         # top face with a faint sheen gradient
         top_mask = _poly_mask([g["top_xy"]], x0, y0, rw, rh)
         base = _lin((36, 36, 39)) * np.float32(rng.uniform(0.85, 1.15))
         yy, xx = np.mgrid[0:rh, 0:rw].astype(np.float32)
         sheen_dir = rng.uniform(0, 2 * np.pi)
-        ramp = (np.cos(sheen_dir) * (xx - rw / 2) + np.sin(sheen_dir) * (yy - rh / 2)) / max(
-            rw, rh)
+        ramp = (np.cos(sheen_dir) * (xx - rw / 2) + np.sin(sheen_dir) * (yy - rh / 2)) / max(rw, rh)
         top_col = base[None, None, :] * (1 + 0.35 * ramp)[..., None]
         _blend(img, top_mask, top_col, x0, y0)
         # bevel highlight along the top edge (rounded edges catch the light)
@@ -1740,7 +1948,7 @@ class Scene:
         # gloss map: tile top strongly glossy, printed paint less so; tops tilt a little, so
         # each tile reflects a different share of the glare
         tilt_gain = np.float32(rng.uniform(0.45, 1.3))
-        groi = gloss[y0:y0 + rh, x0:x0 + rw]
+        groi = gloss[y0 : y0 + rh, x0 : x0 + rw]
         top_gloss = cond.tile_gloss * tilt_gain
         groi *= 1 - top_mask
         groi += top_mask * top_gloss
@@ -1748,8 +1956,15 @@ class Scene:
             groi -= sym * top_gloss * 0.55
         del w, h
 
-    def _draw_hands(self, img: F32, gloss: F32, cam: _Camera, hands: Sequence[Hand],
-                    sh_dir: NDArray[np.float64], rng: np.random.Generator) -> F32:
+    def _draw_hands(
+        self,
+        img: F32,
+        gloss: F32,
+        cam: _Camera,
+        hands: Sequence[Hand],
+        sh_dir: NDArray[np.float64],
+        rng: np.random.Generator,
+    ) -> F32:
         """Composite hands/arms (and their soft shadows) into ``img``; returns their alpha."""
         cond = self.conditions
         w, h = self.size
@@ -1807,8 +2022,10 @@ class Scene:
                 continue
             # soft shadow: penumbra grows with the height above the table
             sig = max(1.0, pitch * hand.height_mm / 110 / q)
-            shadow_all = np.maximum(shadow_all, cv2.GaussianBlur(
-                shadow.astype(np.float32) * np.float32(1 / 255), (0, 0), sig))
+            shadow_all = np.maximum(
+                shadow_all,
+                cv2.GaussianBlur(shadow.astype(np.float32) * np.float32(1 / 255), (0, 0), sig),
+            )
             x0, x1, y0, y1 = int(xs.min()), int(xs.max()) + 1, int(ys.min()), int(ys.max()) + 1
             un = union[y0:y1, x0:x1]
             alpha = un.astype(np.float32) * np.float32(1 / 255)
@@ -1843,23 +2060,29 @@ class Scene:
             cx = (tc - self.mid[1]) * self.pitch_mm - math.cos(a) * 10.0
             cy = (tr - self.mid[0]) * self.pitch_mm - math.sin(a) * 10.0
             lift = max(hand.height_mm - self.thick_mm - 6.0, 0.0)
-            g = self._tile_geometry(cam, Pos(-(10**6), k), pose=(cx, cy, a + 0.2 * (k - 0.5)),
-                                    lift_mm=lift)
+            g = self._tile_geometry(
+                cam, Pos(-(10**6), k), pose=(cx, cy, a + 0.2 * (k - 0.5)), lift_mm=lift
+            )
             g["tile_shape"] = hand.holding.shape
             if not g["ok"]:
                 continue
-            self._draw_tile(img, gloss, g, self._colors(Board({Pos(0, 0): hand.holding}))[
-                hand.holding.color], self._wear)
+            self._draw_tile(
+                img,
+                gloss,
+                g,
+                self._colors(Board({Pos(0, 0): hand.holding}))[hand.holding.color],
+                self._wear,
+            )
             hull = cv2.convexHull(g["hull_xy"].astype(np.float32)).reshape(-1, 2)
             roi = _roi(hull.astype(np.float64), self.size)
             if roi is not None:
                 x0, y0, rw, rh = roi
                 m = _poly_mask([hull.astype(np.float64)], x0, y0, rw, rh)
-                sub = alpha_all[y0:y0 + rh, x0:x0 + rw]
+                sub = alpha_all[y0 : y0 + rh, x0 : x0 + rw]
                 np.maximum(sub, m, out=sub)
         for x0, y0, alpha, col in layers:
             _blend(img, alpha, col, x0, y0)
-            groi = gloss[y0:y0 + alpha.shape[0], x0:x0 + alpha.shape[1]]
+            groi = gloss[y0 : y0 + alpha.shape[0], x0 : x0 + alpha.shape[1]]
             groi *= 1 - alpha
             groi += alpha * 0.04
         return alpha_all
@@ -1869,7 +2092,8 @@ class Scene:
         kelvin = cond.kelvin
         if cond.drift > 0:
             kelvin *= 1 + 0.15 * cond.drift * math.sin(
-                2 * math.pi * t / self._drift_period + self._drift_phase * 1.7)
+                2 * math.pi * t / self._drift_period + self._drift_phase * 1.7
+            )
         light = _kelvin_rgb(kelvin)
         # the camera's white balance removes part of the cast (von Kries in linear RGB)
         return (light ** np.float32(1 - cond.wb_correction)).astype(np.float32)
@@ -1892,9 +2116,11 @@ class Scene:
         exposure = cond.exposure
         if cond.drift > 0:
             exposure *= 1 + 0.3 * cond.drift * math.sin(
-                2 * math.pi * t / self._drift_period + self._drift_phase)
+                2 * math.pi * t / self._drift_period + self._drift_phase
+            )
         small = (field_ * exposure).astype(np.float32)[..., None] * self._light_color(t)[
-            None, None, :]
+            None, None, :
+        ]
         return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
     def _glare(self, t: float) -> F32 | None:
@@ -1909,8 +2135,10 @@ class Scene:
             if cond.drift > 0:
                 gx += 0.05 * w * cond.drift * math.sin(t / self._drift_period * 2 * math.pi + i)
             sig = cond.glare_size * diag
-            ca, sa = math.cos(math.radians(self._glare_angle[i])), math.sin(
-                math.radians(self._glare_angle[i]))
+            ca, sa = (
+                math.cos(math.radians(self._glare_angle[i])),
+                math.sin(math.radians(self._glare_angle[i])),
+            )
             du, dv = xx - gx, yy - gy
             pu = (ca * du + sa * dv) / sig
             pv = (-sa * du + ca * dv) / (sig * self._glare_aspect[i])
@@ -1951,13 +2179,20 @@ class Scene:
         ang = float(rng.uniform(0, 180))
         c = n // 2
         dx, dy = math.cos(math.radians(ang)), math.sin(math.radians(ang))
-        cv2.line(k, (round(c - dx * c), round(c - dy * c)),
-                 (round(c + dx * c), round(c + dy * c)), 1.0, 1, cv2.LINE_AA)
+        cv2.line(
+            k,
+            (round(c - dx * c), round(c - dy * c)),
+            (round(c + dx * c), round(c + dy * c)),
+            1.0,
+            1,
+            cv2.LINE_AA,
+        )
         k /= k.sum()
         return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REFLECT)
 
-    def _coverage(self, top: NDArray[np.float64], cover: NDArray[np.bool_],
-                  ok: bool = True) -> tuple[float, float]:
+    def _coverage(
+        self, top: NDArray[np.float64], cover: NDArray[np.bool_], ok: bool = True
+    ) -> tuple[float, float]:
         """(share of the top face covered by occluders, share inside the image).
 
         Only the part of the outline inside the image is rasterised, so a tile far outside
@@ -1987,9 +2222,15 @@ def _with_shape(geo: dict[str, Any], shape: Shape) -> dict[str, Any]:
     return geo
 
 
-def render(board: Board, conditions: Conditions, seed: int, *,
-           size: tuple[int, int] = (1280, 720), palette: Palette | None = None,
-           hands: Sequence[Hand] | None = None) -> Rendered:
+def render(
+    board: Board,
+    conditions: Conditions,
+    seed: int,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    palette: Palette | None = None,
+    hands: Sequence[Hand] | None = None,
+) -> Rendered:
     """Render one photo of ``board`` on a table.
 
     Args:
@@ -2077,9 +2318,16 @@ def load_golden(directory: str | Path = GOLDEN_DIR) -> list[GoldenScene]:
             )
             for t in s["tiles"]
         ]
-        scenes.append(GoldenScene(
-            name=s["name"], path=path, image_bgr=image, truth=truth,
-            image_from_grid=np.array(s["image_from_grid"], np.float64),
-            pitch_px=float(s["pitch_px"]), palette=Palette.from_hex(s["palette"]),
-            conditions=dict(s["conditions"])))
+        scenes.append(
+            GoldenScene(
+                name=s["name"],
+                path=path,
+                image_bgr=image,
+                truth=truth,
+                image_from_grid=np.array(s["image_from_grid"], np.float64),
+                pitch_px=float(s["pitch_px"]),
+                palette=Palette.from_hex(s["palette"]),
+                conditions=dict(s["conditions"]),
+            )
+        )
     return scenes

@@ -89,10 +89,12 @@ def test_truth_matches_image_from_grid(name: str) -> None:
         sides = np.hypot(*(np.roll(corners, -1, axis=0) - corners).T)
         # top face is ~0.97 tile wide, a tile is 1 / (1 + gap) of the pitch; compare with the
         # local pitch (perspective changes it across an oblique view)
-        along_col = np.hypot(*(_project(h, t.pos.col + 0.5, t.pos.row)
-                               - _project(h, t.pos.col - 0.5, t.pos.row)))
-        along_row = np.hypot(*(_project(h, t.pos.col, t.pos.row + 0.5)
-                               - _project(h, t.pos.col, t.pos.row - 0.5)))
+        along_col = np.hypot(
+            *(_project(h, t.pos.col + 0.5, t.pos.row) - _project(h, t.pos.col - 0.5, t.pos.row))
+        )
+        along_row = np.hypot(
+            *(_project(h, t.pos.col, t.pos.row + 0.5) - _project(h, t.pos.col, t.pos.row - 0.5))
+        )
         local = np.array([along_col, along_row, along_col, along_row])
         assert np.all(sides > 0.75 * local) and np.all(sides < 1.1 * local)
     lat = r.lattice
@@ -118,8 +120,13 @@ def test_tile_tops_are_dark_and_symbols_coloured() -> None:
 
 
 def test_hidden_tiles_are_really_covered() -> None:
-    hand = Hand(target=(2.0, 2.5), from_deg=80.0, height_mm=40.0, skin_rgb=(224, 172, 130),
-                sleeve_rgb=(40, 60, 140))
+    hand = Hand(
+        target=(2.0, 2.5),
+        from_deg=80.0,
+        height_mm=40.0,
+        skin_rgb=(224, 172, 130),
+        sleeve_rgb=(40, 60, 140),
+    )
     cond = PRESETS["hand"]
     r = render(BOARD, cond, 5, size=(800, 600), hands=[hand])
     bare = render(BOARD, cond, 5, size=(800, 600), hands=[])
@@ -155,36 +162,55 @@ def test_every_preset_renders(name: str) -> None:
     assert r.image_bgr.shape == (SMALL[1], SMALL[0], 3)
     assert 10 < r.image_bgr.mean() < 245
     assert r.image_bgr.std() > 8  # not a flat image
-    inside = [t for t in r.truth if 0 <= t.center_xy[0] < SMALL[0]
-              and 0 <= t.center_xy[1] < SMALL[1]]
+    inside = [
+        t for t in r.truth if 0 <= t.center_xy[0] < SMALL[0] and 0 <= t.center_xy[1] < SMALL[1]
+    ]
     assert len(inside) == len(BOARD)  # a single render frames the whole board
     if PRESETS[name].hands == 0:
         assert all(t.visible for t in r.truth)
 
 
 def test_preset_names_cover_the_brief() -> None:
-    wanted = {"glare", "dim", "warm", "cool", "oblique", "patterned_cloth", "dark_table",
-              "tiny_tiles", "hand", "printed_grid", "green_felt", "white_table", "bumped",
-              "askew", "easy"}
+    wanted = {
+        "glare",
+        "dim",
+        "warm",
+        "cool",
+        "oblique",
+        "patterned_cloth",
+        "dark_table",
+        "tiny_tiles",
+        "hand",
+        "printed_grid",
+        "green_felt",
+        "white_table",
+        "bumped",
+        "askew",
+        "easy",
+    }
     assert wanted <= set(PRESETS)
 
 
 def _symbol_lab(r: Rendered, t_pos: Pos) -> np.ndarray:
     t = next(tt for tt in r.truth if tt.pos == t_pos)
     x, y = np.round(t.center_xy).astype(int)
-    patch = r.image_bgr[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).astype(float).mean(axis=0)
+    patch = r.image_bgr[y - 2 : y + 3, x - 2 : x + 3].reshape(-1, 3).astype(float).mean(axis=0)
     return np.array(srgb_to_lab((patch[2], patch[1], patch[0])))
 
 
-@pytest.mark.parametrize("palette_names", [
-    ("red", "orange", "yellow", "green", "blue", "purple"),
-    ("red", "orange", "yellow", "green", "blue", "white"),
-])
+@pytest.mark.parametrize(
+    "palette_names",
+    [
+        ("red", "orange", "yellow", "green", "blue", "purple"),
+        ("red", "orange", "yellow", "green", "blue", "white"),
+    ],
+)
 def test_palette_colours_show_in_symbols(palette_names: tuple[str, ...]) -> None:
     palette = Palette.from_names(list(palette_names))
     board = Board({Pos(0, i): Tile(c, Shape.CIRCLE) for i, c in enumerate(palette_names)})
-    cond = dataclasses.replace(PRESETS["easy"], kelvin=6500.0, gradient=0.0, vignette=0.0,
-                               glare=0.0, wear=0.0)
+    cond = dataclasses.replace(
+        PRESETS["easy"], kelvin=6500.0, gradient=0.0, vignette=0.0, glare=0.0, wear=0.0
+    )
     r = render(board, cond, 2, size=(960, 540), palette=palette)
     for i, name in enumerate(palette_names):
         got = _symbol_lab(r, Pos(0, i))
@@ -230,9 +256,9 @@ def test_scene_keeps_tiles_still_and_bump_moves_them() -> None:
     moved = np.hypot(*np.subtract(t3.center_xy, t2.center_xy))
     assert moved > 0.2 * f2.pitch_px
     for t in bumped.truth:  # truth follows the bump
-        assert np.hypot(*(np.array(t.center_xy)
-                          - _project(bumped.image_from_grid, t.pos.col, t.pos.row))) < (
-            0.2 * bumped.pitch_px)
+        assert np.hypot(
+            *(np.array(t.center_xy) - _project(bumped.image_from_grid, t.pos.col, t.pos.row))
+        ) < (0.2 * bumped.pitch_px)
 
 
 def test_scene_lighting_drifts_over_time() -> None:
@@ -289,7 +315,7 @@ def test_golden_symbol_colours_are_nearest_their_palette_colour(name: str) -> No
     wrong = []
     for t in scene.truth:
         x, y = np.round(t.center_xy).astype(int)
-        px = lab_img[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3).mean(axis=0)
+        px = lab_img[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).mean(axis=0)
         lab = np.array([px[0] * 100 / 255, px[1] - 128, px[2] - 128])
         nearest = min(refs, key=lambda n: float(np.sum((refs[n] - lab) ** 2)))
         if nearest != t.tile.color:
@@ -305,9 +331,17 @@ def test_golden_set_regenerates_identically() -> None:
 
 
 def test_clutter_and_camera_processing_leave_the_tiles_readable() -> None:
-    cond = dataclasses.replace(PRESETS["easy"], clutter=6, sharpen=1.0, saturation=1.3,
-                               chroma_px=2.0, dof_px=3.0, tilt_deg=30.0, surface="white",
-                               glare=0.0)
+    cond = dataclasses.replace(
+        PRESETS["easy"],
+        clutter=6,
+        sharpen=1.0,
+        saturation=1.3,
+        chroma_px=2.0,
+        dof_px=3.0,
+        tilt_deg=30.0,
+        surface="white",
+        glare=0.0,
+    )
     r = render(BOARD, cond, 12, size=(960, 720))
     plain = render(BOARD, dataclasses.replace(cond, clutter=0), 12, size=(960, 720))
     # clutter changes the table, never the board
@@ -316,7 +350,7 @@ def test_clutter_and_camera_processing_leave_the_tiles_readable() -> None:
     for t in r.truth:
         assert t.visible
         x, y = np.round(t.center_xy).astype(int)
-        assert not changed[y - 2:y + 3, x - 2:x + 3].any()
+        assert not changed[y - 2 : y + 3, x - 2 : x + 3].any()
     hsv = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2HSV)
     for t in r.truth:  # symbols keep their colour through the processing
         x, y = np.round(t.center_xy).astype(int)
@@ -351,8 +385,12 @@ def test_hand_laid_tiles_never_overlap(name: str) -> None:
         feet[pos] = (square @ rot.T + (x, y)).astype(np.float32)
     assert turned > 5  # the tiles really are turned
     for pos, foot in feet.items():
-        for other in (Pos(pos.row, pos.col + 1), Pos(pos.row + 1, pos.col),
-                      Pos(pos.row + 1, pos.col + 1), Pos(pos.row + 1, pos.col - 1)):
+        for other in (
+            Pos(pos.row, pos.col + 1),
+            Pos(pos.row + 1, pos.col),
+            Pos(pos.row + 1, pos.col + 1),
+            Pos(pos.row + 1, pos.col - 1),
+        ):
             if other in feet:
                 area, _ = cv2.intersectConvexConvex(foot, feet[other])
                 assert area < 0.03 * (2 * half) ** 2, (pos, other, area)
@@ -383,15 +421,15 @@ def test_random_hands_vary_and_hold_tiles_of_the_board() -> None:
     assert all(t in set(BOARD.values()) for t in held)
     assert len({h.skin_rgb for h in hands}) > 5
     r0, c0, r1, c1 = BOARD.bounds()
-    assert all(r0 - 1 <= h.target[0] <= r1 + 1 and c0 - 1 <= h.target[1] <= c1 + 1
-               for h in hands)
+    assert all(r0 - 1 <= h.target[0] <= r1 + 1 and c0 - 1 <= h.target[1] <= c1 + 1 for h in hands)
     assert Hand.random(np.random.default_rng(0), Board()).holding is None
 
 
 def test_scene_tiles_outside_the_frame_are_not_visible() -> None:
     scene = Scene(PRESETS["oblique"], 2, size=(320, 240), span=5)
-    board = Board({Pos(r, c): Tile("blue", Shape.STAR8) for r in range(-30, 31, 6)
-                   for c in range(-30, 31, 6)})
+    board = Board(
+        {Pos(r, c): Tile("blue", Shape.STAR8) for r in range(-30, 31, 6) for c in range(-30, 31, 6)}
+    )
     f = scene.frame(board)
     assert len(f.truth) == len(board)
     inside = [t for t in f.truth if t.visible]
