@@ -75,6 +75,9 @@ class DetectorSettings:
             paint reflects about 5-10 % and the darkest classic paints (purple, blue) about
             35-45 % in ``V`` of what white paper does; 0.3 splits them with margin on both
             sides, under any light level.
+        weak_area_factor: when the dark mask found symbols, neutral-mask holes are considered
+            only within this factor of their median area (symbol areas differ by about 3x
+            between star4 and circle; perspective adds some).
         refit_rounds: after reading every candidate, the lattice is refitted to those that
             read as tiles and all are read again, at most this many times.
         reread_shift: after a refit, a tile whose corners moved less than this (pitches) keeps
@@ -85,7 +88,9 @@ class DetectorSettings:
             within this many pitches of a free cell next to a tile found in the dark mask
             (the lattice fitted to those); a cloth pattern rarely sits on a cell.
         neutral_ratio, neutral_min: a pixel is "neutral" (tile body, possibly glared) when its
-            chroma ``max(RGB) - min(RGB)`` is below ``max(neutral_min, neutral_ratio * E)``.
+            chroma ``max(RGB) - min(RGB)`` is below ``max(neutral_min, neutral_ratio * V)``:
+            its saturation is low, whatever its brightness. A grey under tungsten light that
+            the camera only half corrects has a saturation of about 0.25.
             Classic paints have chroma above 40 % of white's brightness (the palest, yellow
             and purple, about 45 %); JPEG and sensor noise in dark bodies stay below 18 levels.
         min_symbol_area_px: smallest hole (work px^2) taken as a symbol: a 5 x 5 px symbol.
@@ -99,9 +104,10 @@ class DetectorSettings:
             flower or blot about 0.6) whose sides differ by at most ``max_body_aspect`` (a
             square seen 35 degrees off vertical, plus its visible side face).
         body_max_dark, body_max_saturation: a tile's margin is black paint: its brightness is
-            below ``body_max_dark`` x the light envelope (black reflects 5-10 %, dark cloth and
-            wood 15 % and more), or, when glare lifts it, its saturation (chroma/brightness)
-            is below ``body_max_saturation`` (glare is the light's own near-neutral colour).
+            below ``body_max_dark`` x the light envelope (black reflects 5-10 %; mild glare
+            lifts it to about 35 %), or, when stronger glare lifts it, its saturation
+            (chroma/brightness) is below ``body_max_saturation`` (glare is the light's own
+            colour: a grey under uncorrected tungsten light reaches about 0.4).
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
@@ -151,17 +157,18 @@ class DetectorSettings:
     envelope_fraction: float = 0.08
     dark_ratio: float = 0.45
     weak_max_residual: float = 0.3
+    weak_area_factor: float = 4.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
     max_tile_turn_deg: float = 12.0
-    neutral_ratio: float = 0.12
+    neutral_ratio: float = 0.3
     neutral_min: float = 18.0
     min_symbol_area_px: float = 20.0
     min_relative_symbol: float = 0.4
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
-    body_max_dark: float = 0.3
-    body_max_saturation: float = 0.3
+    body_max_dark: float = 0.4
+    body_max_saturation: float = 0.45
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
     max_symbol_fraction: float = 0.05
     ring_width: float = 0.15
@@ -211,11 +218,9 @@ class _Candidate:
 def _work_image(
     image_bgr: NDArray[np.uint8], scale: float
 ) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
-    """Brightness ``V = max(B, G, R)`` and chroma ``C = max - min`` of the scaled image.
+    """The image scaled by ``scale`` (area averaging) and its brightness ``V = max(B, G, R)``.
 
-    Both ``(h, w)`` uint8. ``C`` is unchanged when white light (glare, specular reflection of
-    the illuminant) is added equally to all channels, so it still separates a coloured symbol
-    from the neutral tile body when glare washes the body out.
+    Returns ``(small_bgr, v)``: ``(h, w, 3)`` and ``(h, w)`` uint8.
     """
     if scale < 1.0:
         h, w = image_bgr.shape[:2]
@@ -224,9 +229,31 @@ def _work_image(
     else:
         small = image_bgr
     b, g, r = cv2.split(small)
-    v = cv2.max(cv2.max(b, g), r)
-    lo = cv2.min(cv2.min(b, g), r)
-    return v, cv2.subtract(v, lo)
+    return small, cv2.max(cv2.max(b, g), r)
+
+
+def _body_gains(
+    small: NDArray[np.uint8], dark: NDArray[np.uint8], cands: list[_Candidate]
+) -> NDArray[np.float32]:
+    """Per-channel (B, G, R) gains that make the tile bodies grey.
+
+    Black paint is spectrally flat, so the colour the bodies around the symbols take is the
+    light's own (von Kries): the median colour of the dark pixels next to the found symbols.
+    Glare on the bodies has the same colour, so after these gains a glare-washed body is grey
+    while the symbols keep their chroma. Ones when no symbol was found.
+    """
+    if not cands:
+        return np.ones(3, np.float32)
+    holes = np.zeros(dark.shape, np.uint8)
+    cv2.drawContours(holes, [c.contour for c in cands], -1, 255, -1)
+    r = max(2, round(0.15 * float(np.median([c.diameter for c in cands]))))
+    ring = cv2.dilate(holes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    sel = (ring > 0) & (holes == 0) & (dark > 0)
+    if sel.sum() < 20:
+        return np.ones(3, np.float32)
+    body = np.median(small[sel].astype(np.float32), axis=0) + 1.0
+    g = body.mean() / body
+    return np.clip(g, 1 / 3, 3).astype(np.float32)
 
 
 def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
@@ -241,21 +268,29 @@ def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
     return np.maximum(env_f, 8.0)
 
 
-def _body_masks(
-    v: NDArray[np.uint8], c: NDArray[np.uint8], s: DetectorSettings
-) -> tuple[NDArray[np.uint8], NDArray[np.uint8], NDArray[np.float32]]:
-    """Two tile-body masks (0/255) and the envelope.
-
-    ``dark``: ``V < dark_ratio * E`` (black paint under any light level). ``neutral``:
-    ``C < max(neutral_min, neutral_ratio * E)`` (black paint plus glare is still grey, while
-    the symbols keep their chroma).
-    """
+def _dark_mask(
+    v: NDArray[np.uint8], s: DetectorSettings
+) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
+    """Tile-body mask ``V < dark_ratio * E`` (0/255; black paint under any light level) and
+    the envelope ``E``."""
     env = _envelope(v, s)
     vs = cv2.medianBlur(v, 3).astype(np.float32)
-    dark = (vs < s.dark_ratio * env).astype(np.uint8) * 255
-    cs = cv2.medianBlur(c, 3).astype(np.float32)
-    neutral = (cs < np.maximum(s.neutral_min, s.neutral_ratio * env)).astype(np.uint8) * 255
-    return dark, neutral, env
+    return (vs < s.dark_ratio * env).astype(np.uint8) * 255, env
+
+
+def _neutral_mask(
+    small: NDArray[np.uint8], gains: NDArray[np.float32], s: DetectorSettings
+) -> NDArray[np.uint8]:
+    """Tile-body mask of low saturation after white balance on the bodies (0/255).
+
+    ``C < max(neutral_min, neutral_ratio * V)`` with ``C = max - min`` and ``V = max`` of the
+    balanced channels: black paint plus glare (the light's own colour) is grey, while the
+    symbols keep their chroma.
+    """
+    bal = cv2.medianBlur(small, 3).astype(np.float32) * gains
+    hi = bal.max(axis=2)
+    lo = bal.min(axis=2)
+    return ((hi - lo) < np.maximum(s.neutral_min, s.neutral_ratio * hi)).astype(np.uint8) * 255
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
@@ -294,22 +329,31 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
 
 
 def _symbol_candidates(
-    dark: NDArray[np.uint8], s: DetectorSettings
+    dark: NDArray[np.uint8],
+    s: DetectorSettings,
+    area_range: tuple[float, float] | None = None,
 ) -> tuple[list[_Candidate], list[NDArray[np.int32]]]:
-    """Holes of the dark mask that look like symbols, and all outer dark contours."""
+    """Holes of a body mask that look like symbols, and all outer body contours.
+
+    ``area_range`` (work px^2) narrows the accepted hole areas, e.g. to the sizes of the
+    symbols already found in the dark mask.
+    """
     h, w = dark.shape
     contours, hier = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hier is None:
         return [], []
     hier = hier.reshape(-1, 4)
     max_area = s.max_symbol_fraction * h * w
+    min_area = s.min_symbol_area_px
+    if area_range is not None:
+        min_area, max_area = max(min_area, area_range[0]), min(max_area, area_range[1])
     out: list[_Candidate] = []
     for i, c in enumerate(contours):
         parent = int(hier[i, 3])
         if parent < 0:
             continue
         area = cv2.contourArea(c)
-        if area < s.min_symbol_area_px or area > max_area:
+        if area < min_area or area > max_area:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
         if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
@@ -410,6 +454,7 @@ class _Reads:
     body_v: NDArray[np.float64]  # (N,) max(RGB) of the margin
     body_sat: NDArray[np.float64]  # (N,) its chroma / brightness
     sharpness: NDArray[np.float64]  # (N,) variance of the Laplacian of the patch
+    score: NDArray[np.float32]  # (N, p * p) symbol score 0 (body) .. 1 (symbol), clipped
     patches: NDArray[np.uint8] | None = None  # (N, p, p, 3) BGR when debugging
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
 
@@ -425,6 +470,7 @@ class _Reads:
             self.body_v[idx],
             self.body_sat[idx],
             self.sharpness[idx],
+            self.score[idx],
             None if self.patches is None else self.patches[idx],
             None if self.masks is None else self.masks[idx],
         )
@@ -441,6 +487,7 @@ class _Reads:
             "body_v",
             "body_sat",
             "sharpness",
+            "score",
             "patches",
             "masks",
         ):
@@ -552,6 +599,7 @@ def _read_patches(
         body_v=bv,
         body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
         sharpness=sharp,
+        score=np.clip(score, 0.0, 1.0).astype(np.float32) * geo.inner_flat[None, :],
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym3.astype(np.uint8) * 255) if keep else None,
     )
@@ -804,15 +852,22 @@ def detect(
 
     scale = min(1.0, s.work_long_side / max(h_img, w_img))
     for _attempt in range(3):
-        v, chroma = _work_image(image_bgr, scale)
-        dark, neutral, env = _body_masks(v, chroma, s)
+        small, v = _work_image(image_bgr, scale)
+        dark, env = _dark_mask(v, s)
         c_dark, outers = _symbol_candidates(dark, s)
-        c_neutral, _ = _symbol_candidates(neutral, s)
+        gains = _body_gains(small, dark, c_dark)
+        neutral = _neutral_mask(small, gains, s)
+        rng_area = None
+        if c_dark:  # neutral holes of about the size of the symbols seen in the dark mask
+            a_med = float(np.median([c.area for c in c_dark]))
+            rng_area = (a_med / s.weak_area_factor, a_med * s.weak_area_factor)
+        c_neutral, _ = _symbol_candidates(neutral, s, rng_area)
         for c in c_neutral:
             c.strong = False
         cands = _merge_candidates([c_dark, c_neutral])
         if cands:  # gaps where four tile corners meet are small holes too
-            ref = float(np.percentile([c.diameter for c in cands], 75))
+            basis = [c.diameter for c in cands if c.strong] or [c.diameter for c in cands]
+            ref = float(np.percentile(basis, 75))
             cands = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
         for c in cands:
             x, y = np.clip(np.round(c.centre_xy).astype(int), 0, [v.shape[1] - 1, v.shape[0] - 1])
@@ -822,7 +877,9 @@ def detect(
         if not cands:  # nothing at all: perhaps tiles too small for this scale
             scale = min(1.0, 2.0 * scale)
             continue
-        med = float(np.median([c.diameter for c in cands]))
+        med = float(
+            np.median([c.diameter for c in cands if c.strong] or [c.diameter for c in cands])
+        )
         if med >= s.min_symbol_px:
             break
         scale = min(1.0, scale * s.target_symbol_px / max(med, 1.0))
