@@ -335,6 +335,13 @@ def _tile_pixels(
     thr, _ = cv2.threshold(scaled.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr_de = max(thr / 255 * dvals.max(), settings.min_symbol_contrast)
     sym = ((dist > thr_de) & mask).astype(np.uint8)
+    # the symbol is printed in the middle: paint-like pixels touching the sampled area's rim
+    # are the table, a neighbour or a lit tile side showing through a misplaced quad
+    rim = mask & ~cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    n_lab, labels = cv2.connectedComponents(sym, connectivity=8)
+    if n_lab > 1:
+        touching = np.unique(labels[rim & (sym > 0)])
+        sym[np.isin(labels, touching[touching > 0])] = 0
     if settings.erode_px > 0:
         k = 2 * settings.erode_px + 1
         eroded = cv2.erode(sym, np.ones((k, k), np.uint8))

@@ -130,7 +130,8 @@ def test_glare_spot_on_a_tile_is_refused() -> None:
     glared = np.clip(img + spot[..., None] * 300.0, 0, 255).astype(np.uint8)
     result = calibrate_colours(glared, CLASSIC, order="palette")
     assert not result.complete
-    assert any("no single light cast" in p for p in result.problems())
+    # the washed-out tile is named (or, with a milder spot, the line fits no single cast)
+    assert any("'yellow'" in p or "no single light cast" in p for p in result.problems())
     assert calibrate_colours(img, CLASSIC, order="palette").complete  # the spot made the difference
 
 
