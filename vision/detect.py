@@ -541,12 +541,24 @@ def _read_patches(
         + w11 * c[:, 2, 1, None, None]
         + w01 * c[:, 3, 1, None, None]
     )
-    mosaic = cv2.remap(
-        image_bgr,
-        mx.reshape(n * p, p).astype(np.float32),
-        my.reshape(n * p, p).astype(np.float32),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+    mx = mx.reshape(n * p, p).astype(np.float32)
+    my = my.reshape(n * p, p).astype(np.float32)
+    rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
+    mosaic = (
+        np.concatenate(
+            [
+                cv2.remap(
+                    image_bgr,
+                    mx[a : a + rows],
+                    my[a : a + rows],
+                    cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE,
+                )
+                for a in range(0, n * p, rows)
+            ]
+        )
+        if n
+        else np.zeros((0, p, 3), np.uint8)
     )
     pf = (
         cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).astype(np.float32).reshape(n, p * p, 3)

@@ -205,15 +205,19 @@ def radial_profiles(
     outside = (px < 0) | (px > p) | (py < 0) | (py > p)
     mx = np.where(outside, -10.0, px - 0.5).astype(np.float32)
     my = np.where(outside, -10.0, py - 0.5 + (np.arange(n) * p)[:, None, None]).astype(np.float32)
-    mosaic = masks.reshape(n * p, p).astype(np.float32)
-    vals = cv2.remap(
-        mosaic,
-        mx.reshape(n * bins, n_r),
-        my.reshape(n * bins, n_r),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=0.0,
-    ).reshape(n, bins, n_r)
+    vals = np.empty((n, bins, n_r), np.float32)
+    chunk = max(1, min(32000 // bins, 32000 // p))  # cv2.remap sizes must stay below 32767
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        mosaic = masks[a:b].reshape((b - a) * p, p).astype(np.float32)
+        vals[a:b] = cv2.remap(
+            mosaic,
+            mx[a:b].reshape((b - a) * bins, n_r),
+            my[a:b].reshape((b - a) * bins, n_r) - a * p,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0.0,
+        ).reshape(b - a, bins, n_r)
     inside = vals >= 0.5
     any_in = inside.any(axis=2)
     last = n_r - 1 - np.argmax(inside[:, :, ::-1], axis=2)
