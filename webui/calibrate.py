@@ -141,7 +141,7 @@ def _upload_image() -> npt.NDArray[np.uint8]:
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
     if img is None:
         raise _Error(400, "bad_image", f"{f.filename or 'upload'}: not a readable image")
-    return img
+    return np.asarray(img, dtype=np.uint8)
 
 
 def _palette(default: Palette) -> Palette:

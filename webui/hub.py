@@ -42,7 +42,10 @@ class Hub:
     """
 
     def __init__(self) -> None:
+        # Two conditions: a published frame (15 per second) must not wake the SSE streams,
+        # and a game change must not wake the MJPEG streams (fewer wake-ups, less GIL churn).
         self._cond = threading.Condition()
+        self._frame_cond = threading.Condition()
         self._versions: dict[int, int] = {}
         self._frame: Frame | None = None
         self._closed = False
@@ -77,28 +80,28 @@ class Hub:
     # -- camera frames ------------------------------------------------------------------------
     def publish_frame(self, jpeg: bytes) -> Frame:
         """Make ``jpeg`` the latest annotated frame and wake the MJPEG streams."""
-        with self._cond:
+        with self._frame_cond:
             seq = self._frame.seq + 1 if self._frame else 1
             self._frame = Frame(seq, jpeg, time.monotonic())
-            self._cond.notify_all()
+            self._frame_cond.notify_all()
             return self._frame
 
     @property
     def frame(self) -> Frame | None:
         """The latest frame, or None before the camera produced one."""
-        with self._cond:
+        with self._frame_cond:
             return self._frame
 
     def wait_frame(self, after_seq: int, timeout: float) -> Frame | None:
         """Block until a frame newer than ``after_seq`` exists (or timeout / close); returns
         the latest frame (possibly not newer, on timeout) or None if there is none."""
         deadline = time.monotonic() + timeout
-        with self._cond:
+        with self._frame_cond:
             while (self._frame is None or self._frame.seq <= after_seq) and not self._closed:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
-                self._cond.wait(left)
+                self._frame_cond.wait(left)
             return self._frame
 
     # -- clients ------------------------------------------------------------------------------
@@ -127,3 +130,5 @@ class Hub:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
+        with self._frame_cond:
+            self._frame_cond.notify_all()

@@ -139,21 +139,27 @@ class CameraFeed:
         import cv2
 
         from vision.detect import detect, draw_overlay
+        from vision.sources import SourceEnded
 
         gap = 1.0 / self.settings.max_fps
         quality = [cv2.IMWRITE_JPEG_QUALITY, int(self.settings.jpeg_quality)]
         next_t = time.monotonic()
+        live = bool(getattr(self.source, "live", True))
         try:
             while not self._stop.is_set():
-                frame = self.source.read(timeout=self.settings.read_timeout_s)
-                if frame is ...:  # a file or folder finished
+                try:
+                    frame = self.source.read(timeout=self.settings.read_timeout_s)
+                except SourceEnded:  # a file or folder finished
                     self._ended = True
                     break
                 if frame is None:
                     continue
                 now = time.monotonic()
-                if now < next_t:  # over max_fps: skip this frame (live sources keep the newest)
-                    continue
+                if now < next_t:  # over max_fps
+                    if live:  # a live camera: drop this frame (the next one is newer)
+                        continue
+                    time.sleep(next_t - now)  # a file or folder: every frame counts
+                    now = next_t
                 next_t = max(next_t + gap, now)
                 self._apply_ui(frame.index)
                 obs = detect(frame.image_bgr, profile=self.profile)
@@ -200,7 +206,7 @@ class CameraFeed:
         tracker = getattr(self.tracker, "status", "")
         if self.error:
             state_, msg = "error", f"{self.label}: pipeline stopped ({self.error})"
-        elif self._ended or src.state == "ended":
+        elif self._ended or (src.state == "ended" and not self.running):
             state_, msg = "ended", f"{self.label} ended after {self.processed} frames"
         elif src.state in ("lost", "stalled"):
             state_, msg = "lost", src.message or f"{self.label} lost"
