@@ -454,6 +454,7 @@ class _Reads:
     body_v: NDArray[np.float64]  # (N,) max(RGB) of the margin
     body_sat: NDArray[np.float64]  # (N,) its chroma / brightness
     sharpness: NDArray[np.float64]  # (N,) variance of the Laplacian of the patch
+    blur: NDArray[np.float64]  # (N,) symbol edge blur sigma, fraction of the tile side
     score: NDArray[np.float32]  # (N, p * p) symbol score 0 (body) .. 1 (symbol), clipped
     patches: NDArray[np.uint8] | None = None  # (N, p, p, 3) BGR when debugging
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
@@ -470,6 +471,7 @@ class _Reads:
             self.body_v[idx],
             self.body_sat[idx],
             self.sharpness[idx],
+            self.blur[idx],
             self.score[idx],
             None if self.patches is None else self.patches[idx],
             None if self.masks is None else self.masks[idx],
@@ -487,6 +489,7 @@ class _Reads:
             "body_v",
             "body_sat",
             "sharpness",
+            "blur",
             "score",
             "patches",
             "masks",
@@ -494,6 +497,22 @@ class _Reads:
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine is not None and theirs is not None:
                 mine[idx] = theirs
+
+
+def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
+    """Blur sigma of each symbol's edge, as a fraction of the patch (tile) side.
+
+    A step blurred by a Gaussian of sigma ``s`` has a largest slope of ``1 / (s sqrt(2 pi))``
+    (per unit of step height) at its half-way point, so ``s`` follows from the median slope
+    of the 0..1 symbol score where it crosses the middle band.
+    """
+    gy, gx = np.gradient(score, axis=(1, 2))
+    slope = np.hypot(gx, gy)
+    band = (score > 0.3) & (score < 0.7)
+    cnt = band.sum(axis=(1, 2))
+    med = np.array([np.median(slope[i][band[i]]) if cnt[i] else 0.0 for i in range(len(score))])
+    sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(med, 1e-3))
+    return np.where(cnt > 0, sig / p, 0.0)
 
 
 def _read_patches(
@@ -611,6 +630,7 @@ def _read_patches(
         body_v=bv,
         body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
         sharpness=sharp,
+        blur=_edge_blur(score.reshape(n, p, p), p),
         score=np.clip(score, 0.0, 1.0).astype(np.float32) * geo.inner_flat[None, :],
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym3.astype(np.uint8) * 255) if keep else None,
@@ -1012,7 +1032,7 @@ def _assemble(
             todo = np.nonzero(moved > s.reread_shift * fit.pitch_px)[0]
         if len(todo):
             new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
-            d, pr = classify_profiles(new.profile, new.solidity, s.shape)
+            d, pr = classify_profiles(new.profile, new.solidity, s.shape, new.blur)
             if reads is None:
                 reads = new
             else:

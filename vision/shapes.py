@@ -66,7 +66,13 @@ class ShapeSettings:
             is not perfect): 2 x 5 = 10 degrees, far below the 45 degrees that separate
             square/diamond and clover/star4.
         proto_blur: Gaussian blur sigmas (fractions of the tile side) at which prototypes are
-            drawn; the image's symbols are blurred by optics, motion and down-scaling.
+            drawn and re-thresholded at half height, as the detector does with the image's
+            symbols (blurred by optics, motion and down-scaling). Blur rounds a diamond's
+            points and fills a clover's notches, so a blurred symbol is compared with
+            prototypes blurred about as much (``blur_window``).
+        blur_window: when the symbol's own blur is measured, only prototypes whose blur is
+            within this of it (fraction of the tile side) are compared (at least the nearest
+            level).
         solidity_weight: weight of the solidity difference (area / convex-hull area) added
             to the profile distance; solidity separates convex shapes (circle, square,
             diamond: ~1) from lobed or pointed ones (clover ~0.85, star8 ~0.75, star4 ~0.5)
@@ -78,7 +84,8 @@ class ShapeSettings:
 
     bins: int = 72
     max_shift_bins: int = 2
-    proto_blur: tuple[float, ...] = (0.0, 0.03, 0.06)
+    proto_blur: tuple[float, ...] = (0.0, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12)
+    blur_window: float = 0.025
     solidity_weight: float = 0.5
     sigma: float = 0.035
 
@@ -284,15 +291,26 @@ def classify_profiles(
     profiles: NDArray[np.float64],
     solidity: NDArray[np.float64],
     settings: ShapeSettings = ShapeSettings(),
+    blur: NDArray[np.float64] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """:func:`classify_profile` of ``(N, bins)`` profiles: ``(N, 6)`` distances, confidences."""
+    """:func:`classify_profile` of ``(N, bins)`` profiles: ``(N, 6)`` distances, confidences.
+
+    ``blur``: ``(N,)`` measured blur sigma of each symbol (fraction of the tile side), or
+    None to allow every prototype blur level.
+    """
     protos, sols = _prototypes(settings.bins, settings.proto_blur)
     rolled = profiles[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
     # (N, 6, B, S, bins) -> mean over bins, min over shifts
     diff = protos[None, :, :, None, :] - rolled[:, None, None, :, :]
     dp = (diff * diff).mean(axis=4).min(axis=3)  # (N, 6, B)
     ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
-    d = np.sqrt(dp + ds).min(axis=2)  # (N, 6)
+    dall = np.sqrt(dp + ds)  # (N, 6, B)
+    if blur is not None:
+        levels = np.asarray(settings.proto_blur)
+        gap = np.abs(levels[None, :] - np.asarray(blur)[:, None])  # (N, B)
+        allowed = (gap <= settings.blur_window) | (gap <= gap.min(axis=1, keepdims=True))
+        dall = np.where(allowed[:, None, :], dall, np.inf)
+    d = dall.min(axis=2)  # (N, 6)
     z = -0.5 * (d / settings.sigma) ** 2
     z -= z.max(axis=1, keepdims=True)
     pr = np.exp(z)
