@@ -108,7 +108,7 @@ def _read_image(path: str) -> npt.NDArray[np.uint8]:
     img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
         raise CLIError(f"{path}: cannot read image (not a PNG/JPEG/... file?)", 2)
-    return img
+    return np.asarray(img, dtype=np.uint8)
 
 
 def _load(path: str | None) -> Profile:
@@ -156,7 +156,7 @@ def _cmd_colours(args: argparse.Namespace) -> int:
             "complete": result.complete,
             "problems": result.problems(),
             "saved": result.complete and args.out,
-            "white_balance": list(result.profile.white_balance.gains)  # type: ignore[union-attr]
+            "white_balance": list(result.profile.white_balance.gains)
             if result.profile.white_balance else None,
             "fit_residual": round(result.fit_residual, 2),
             "tiles": [{"index": s.index, "color": s.color, "pixels": s.pixels,

@@ -424,10 +424,11 @@ def _tile_blobs(
     filled in. ``erode`` pixels are peeled off first (separating tiles joined by shadows or
     table grain) and added back to each box; tiles touching in a row are split by aspect."""
     h, w = light.shape[:2]
-    dark = (light < limit).astype(np.uint8) * 255
-    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = (light < limit).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if erode > 0:
-        dark = cv2.erode(dark, np.ones((2 * erode + 1, 2 * erode + 1), np.uint8))
+        mask = cv2.erode(mask, np.ones((2 * erode + 1, 2 * erode + 1), np.uint8))
+    dark: npt.NDArray[np.uint8] = np.asarray(mask, dtype=np.uint8)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads: list[npt.NDArray[np.float64]] = []
     amin, amax = settings.min_tile_area_frac * h * w, settings.max_tile_area_frac * h * w
@@ -448,7 +449,7 @@ def _tile_blobs(
         e01, e03 = box[1] - box[0], box[3] - box[0]
         axis = e01 if np.linalg.norm(e01) >= np.linalg.norm(e03) else e03
         axis = axis / max(float(np.linalg.norm(axis)), 1e-9)
-        pitch = _hole_pitch(dark, c, short, axis) if aspect > 1.5 else 0.0
+        pitch = _hole_pitch(dark, np.asarray(c, np.int32), short, axis) if aspect > 1.5 else 0.0
         by_pitch = round(long_ / pitch) if pitch > 0 else 0
         if expect and abs(aspect - expect) <= 0.5:
             k = expect  # the whole reference line, some dark symbols (navy, purple) unseen
@@ -527,7 +528,7 @@ def _own_line(
 ) -> list[npt.NDArray[np.float64]]:
     """The stand-alone line finder: dark square blobs over a sweep of thresholds."""
     light = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-    light = cv2.medianBlur(light, 5)  # sensor noise in dim light breaks the dark blobs apart
+    light = np.asarray(cv2.medianBlur(light, 5), dtype=np.uint8)  # dim-light noise splits blobs
     otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # darkness thresholds to try: Otsu's, then low percentiles of L (a dark or dim table
     # defeats Otsu; the tile bodies are always among the darkest pixels)

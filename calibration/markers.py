@@ -83,7 +83,8 @@ def marker_image(marker_id: int, side_px: int = 240,
                  settings: MarkerSettings = MarkerSettings()) -> npt.NDArray[np.uint8]:
     """The marker ``marker_id`` as a ``(side_px, side_px) uint8`` image (black border, white bits),
     with no quiet zone (the sheet adds one)."""
-    return cv2.aruco.generateImageMarker(_dictionary(settings), marker_id, side_px)
+    return np.asarray(cv2.aruco.generateImageMarker(_dictionary(settings), marker_id, side_px),
+                      dtype=np.uint8)
 
 
 def marker_sheet_layout(settings: MarkerSettings = MarkerSettings()
@@ -323,7 +324,9 @@ def calibrate_lens(
             f"chessboard ({cols}x{rows} inner corners) found in {len(obj_pts)} of "
             f"{len(images_bgr)} images; need {settings.min_lens_views}"
         )
-    rms, k, d, _, _ = cv2.calibrateCamera(obj_pts, img_pts, size, None, None)
-    matrix: Matrix3 = tuple(tuple(float(v) for v in row) for row in k)  # type: ignore[assignment]
-    return Lens(camera_matrix=matrix, distortion=tuple(float(v) for v in d.ravel()),
+    rms, k_mat, dist, _, _ = cv2.calibrateCamera(obj_pts, img_pts, size, None, None)
+    kk = np.asarray(k_mat, dtype=np.float64)
+    matrix: Matrix3 = tuple(tuple(float(v) for v in row) for row in kk)  # type: ignore[assignment]
+    return Lens(camera_matrix=matrix,
+                distortion=tuple(float(v) for v in np.asarray(dist, dtype=np.float64).ravel()),
                 image_size=size, rms_px=float(rms))
