@@ -84,6 +84,11 @@ class DetectorSettings:
             its reading (a 2 px shift on a 48 px patch changes nothing).
         max_tile_turn_deg: largest turn of a tile against its neighbours' lattice that its own
             edges may claim (hand-laid tiles are within about 6 degrees; twice that margin).
+        unseen_table_ring, unseen_min_table_cells, unseen_sigma, unseen_min_spread: the
+            table's look is learned from cells up to ``unseen_table_ring`` beyond the board
+            (at least ``unseen_min_table_cells`` of them); a free cell on or next to the board
+            whose mean CIELAB colour is more than ``unseen_sigma`` robust spreads (at least
+            ``unseen_min_spread`` Delta E) from the table's is covered (a hand, an arm).
         weak_max_residual: a hole seen only in the neutral mask joins the board when it is
             within this many pitches of a free cell next to a tile found in the dark mask
             (the lattice fitted to those); a cloth pattern rarely sits on a cell.
@@ -156,6 +161,10 @@ class DetectorSettings:
     target_symbol_px: float = 16.0
     envelope_fraction: float = 0.08
     dark_ratio: float = 0.45
+    unseen_table_ring: int = 3
+    unseen_min_table_cells: int = 8
+    unseen_sigma: float = 4.0
+    unseen_min_spread: float = 4.0
     weak_max_residual: float = 0.3
     weak_area_factor: float = 4.0
     refit_rounds: int = 2
@@ -924,6 +933,9 @@ def detect(
         dbg["candidates"] = [tuple(c.centre_xy / scale) for c in cands]
 
     tiles, lattice, quality = _assemble(image_bgr, v, cands, outers, scale, prof, palette, s, dbg)
+    if lattice is not None:
+        unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
+        quality["unseen"], quality["occluded_fraction"] = unseen, frac
     elapsed = (time.perf_counter() - t0) * 1000.0
     obs = Observation(
         tiles=tuple(tiles),
@@ -939,6 +951,73 @@ def detect(
     if dbg is not None:
         dbg["overlay"] = draw_overlay(image_bgr, obs)
     return obs
+
+
+def _unseen_cells(
+    small: NDArray[np.uint8],
+    scale: float,
+    lattice: Lattice,
+    tiles: list[TileObservation],
+    s: DetectorSettings,
+) -> tuple[tuple[Pos, ...], float]:
+    """Cells on and next to the board covered by something that is neither table nor a
+    readable tile (a hand, an arm, a held tile), reported so nobody guesses what is there.
+
+    The table's look is learned from the cells around the board (``unseen_table_ring``
+    cells beyond it, not holding tiles): the median and spread of their mean CIELAB colour.
+    A cell within one cell of the board's bounding box that holds no read tile and whose
+    colour is more than ``unseen_sigma`` spreads from the table's is unseen.
+
+    Returns:
+        ``(unseen cells, occluded fraction)``; the fraction is unseen cells over the board's
+        cells (read tiles plus unseen cells inside its bounding box).
+    """
+    if not tiles:
+        return (), 0.0
+    h = np.array(lattice.image_from_grid, np.float64)
+    occupied = {(t.pos.row, t.pos.col) for t in tiles}
+    rows = [t.pos.row for t in tiles]
+    cols = [t.pos.col for t in tiles]
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
+    k = s.unseen_table_ring
+    rr, cc = np.mgrid[r0 - k : r1 + k + 1, c0 - k : c1 + k + 1]
+    cells = np.stack([rr.ravel(), cc.ravel()], axis=1)
+    free = np.array([(int(a), int(b)) not in occupied for a, b in cells])
+    # sample a 5 x 5 grid over the middle 60 % of each cell
+    off = np.linspace(-0.3, 0.3, 5)
+    du, dv = np.meshgrid(off, off)
+    g = np.stack(
+        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
+        axis=2,
+    ).reshape(-1, 2)
+    pts = np.c_[g, np.ones(len(g))] @ h.T
+    xy = (pts[:, :2] / pts[:, 2:3]) * scale
+    hh, ww = small.shape[:2]
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2Lab)
+    xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
+    yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
+    samp = lab[yi, xi].astype(np.float64).reshape(len(cells), 25, 3)
+    ok = inside.reshape(len(cells), 25).all(axis=1)
+    mean = samp.mean(axis=1)
+    near = (
+        (cells[:, 0] >= r0 - 1)
+        & (cells[:, 0] <= r1 + 1)
+        & (cells[:, 1] >= c0 - 1)
+        & (cells[:, 1] <= c1 + 1)
+    )
+    ring = free & ok & ~near
+    if ring.sum() < s.unseen_min_table_cells:
+        return (), 0.0
+    ref = np.median(mean[ring], axis=0)
+    dist = np.linalg.norm(mean - ref, axis=1)
+    spread = max(float(np.median(dist[ring])) * 1.4826, s.unseen_min_spread)
+    covered = free & near & (dist > s.unseen_sigma * spread)
+    covered &= inside.reshape(len(cells), 25).any(axis=1)
+    unseen = tuple(Pos(int(a), int(b)) for a, b in cells[covered])
+    in_box = (cells[:, 0] >= r0) & (cells[:, 0] <= r1) & (cells[:, 1] >= c0) & (cells[:, 1] <= c1)
+    n_cov = int((covered & in_box).sum())
+    return unseen, n_cov / float(len(tiles) + n_cov)
 
 
 def _assemble(
