@@ -994,6 +994,10 @@ def _symbol_polys(shape: Shape) -> list[NDArray[np.float64]]:
 
 
 _SYMBOLS: dict[Shape, list[NDArray[np.float64]]] = {s: _symbol_polys(s) for s in Shape}
+#: Tile footprint and top outlines (mm, centred): rounded corners, the top a little smaller
+#: (the blocks' upper edges are rounded off).
+_TILE_FOOT = _rounded_square(TILE_MM / 2, TILE_MM * 0.09, 4)
+_TILE_TOP = _rounded_square(TILE_MM / 2 * 0.97, TILE_MM * 0.1, 4)
 
 
 _ARM_RISE = 0.18  # forearm height gained per mm toward the body (elbow above the table)
@@ -1830,8 +1834,7 @@ class Scene:
         ca, sa = math.cos(ang), math.sin(ang)
         rmat = np.array([[ca, -sa], [sa, ca]])
         half = TILE_MM / 2
-        outline = _rounded_square(half, TILE_MM * 0.09, 4)
-        top_local = _rounded_square(half * 0.97, TILE_MM * 0.1, 4)
+        outline, top_local = _TILE_FOOT, _TILE_TOP
         foot = outline @ rmat.T + (x, y)
         top = top_local @ rmat.T + (x, y)
         z0 = -lift_mm
@@ -1861,6 +1864,7 @@ class Scene:
             "xy": (x, y),
             "ok": bool(np.all(z > 0)),
             "zt": zt,
+            "pitch_px": self._pitch_px(cam),
             "cam": cam,
         }
 
@@ -1909,15 +1913,20 @@ class Scene:
         # top face with a faint sheen gradient
         top_mask = _poly_mask([g["top_xy"]], x0, y0, rw, rh)
         base = _lin((36, 36, 39)) * np.float32(rng.uniform(0.85, 1.15))
-        yy, xx = np.mgrid[0:rh, 0:rw].astype(np.float32)
         sheen_dir = rng.uniform(0, 2 * np.pi)
-        ramp = (np.cos(sheen_dir) * (xx - rw / 2) + np.sin(sheen_dir) * (yy - rh / 2)) / max(rw, rh)
+        xs = (np.arange(rw, dtype=np.float32) - rw / 2) * np.float32(
+            np.cos(sheen_dir) / max(rw, rh)
+        )
+        ys = (np.arange(rh, dtype=np.float32) - rh / 2) * np.float32(
+            np.sin(sheen_dir) / max(rw, rh)
+        )
+        ramp = ys[:, None] + xs[None, :]
         top_col = base[None, None, :] * (1 + 0.35 * ramp)[..., None]
         _blend(img, top_mask, top_col, x0, y0)
         # bevel highlight along the top edge (rounded edges catch the light)
         edge = np.zeros((rh, rw), np.uint8)
         pts = np.round((g["top_xy"] - (x0, y0)) * _SCALE).astype(np.int32)
-        thick = max(1, round(self._pitch_px(g["cam"]) * 0.025))
+        thick = max(1, round(g["pitch_px"] * 0.025))
         cv2.polylines(edge, [pts], True, 255, thick, cv2.LINE_AA, _SHIFT)
         edge_f = edge.astype(np.float32) * np.float32(0.35 / 255)
         _blend(img, edge_f, _lin((95, 95, 100)), x0, y0)
