@@ -177,6 +177,11 @@ class Conditions:
             from the focus plane through the board centre (matters in oblique views).
         clutter: number of everyday objects on the table around the board (score pad and
             pencil, cup, the tile bag, dice, coins).
+        auto_exposure: strength 0..1 of the camera's metering: the exposure moves this fraction
+            (in log) toward a frame mean of 18 % grey, so a white table darkens the tiles and a
+            dark table brightens (and may clip) them.
+        awb: strength 0..1 of a grey-world automatic white balance on the whole frame: a
+            coloured cloth tints everything toward its complement (green felt -> magenta).
     """
 
     tilt_deg: float = 8.0
@@ -218,6 +223,8 @@ class Conditions:
     chroma_px: float = 0.0
     dof_px: float = 0.0
     clutter: int = 0
+    auto_exposure: float = 0.0
+    awb: float = 0.0
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -300,6 +307,8 @@ class Conditions:
             chroma_px=float(u(0, 2.0 * k)),
             dof_px=float(u(0, 3.0 * k)) if rng.random() < 0.5 else 0.0,
             clutter=int(rng.integers(0, 1 + round(4 * k))),
+            auto_exposure=float(u(0, 0.8 * k)),
+            awb=float(u(0, 0.4 * k)) if rng.random() < 0.6 else 0.0,
         )
 
 
@@ -356,12 +365,14 @@ PRESETS: dict[str, Conditions] = {
         _EASY, tilt_deg=35.0, yaw_deg=63.0, roll_deg=2.0, tile_px=70.0, gradient=0.25
     ),
     "patterned_cloth": replace(_EASY, yaw_deg=12.0, tilt_deg=14.0, surface="floral_cloth"),
-    "dark_table": replace(_EASY, yaw_deg=-8.0, surface="dark_wood", exposure=0.8, gradient=0.3),
+    "dark_table": replace(
+        _EASY, yaw_deg=-8.0, surface="dark_wood", exposure=0.8, gradient=0.3, auto_exposure=0.4
+    ),
     "tiny_tiles": replace(_EASY, yaw_deg=21.0, tile_px=25.0, blur_px=0.7, jpeg_quality=80),
     "hand": replace(_EASY, yaw_deg=-15.0, hands=2, tilt_deg=12.0),
     "printed_grid": replace(_EASY, yaw_deg=9.0, surface="printed_grid", tilt_deg=10.0),
-    "green_felt": replace(_EASY, yaw_deg=48.0, surface="green_felt", gradient=0.3),
-    "white_table": replace(_EASY, yaw_deg=-70.0, surface="white", vignette=0.3),
+    "green_felt": replace(_EASY, yaw_deg=48.0, surface="green_felt", gradient=0.3, awb=0.25),
+    "white_table": replace(_EASY, yaw_deg=-70.0, surface="white", vignette=0.3, auto_exposure=0.5),
     "bumped": replace(_EASY, yaw_deg=5.0, motion_px=7.0, bump_mm=15.0, bump_deg=2.5, tilt_deg=9.0),
     "askew": replace(_EASY, yaw_deg=28.0, tile_rot_deg=6.0, tile_offset=0.04, gap=0.09),
 }
@@ -1725,6 +1736,8 @@ class Scene:
         glare = self._glare(t)
         if glare is not None:
             img += glare[..., None] * gloss[..., None] * self._light_color(t)[None, None, :]
+        if cond.auto_exposure > 0 or cond.awb > 0:
+            img = self._auto_camera(img)
 
         # 7. optics and sensor
         if cond.dof_px > 0.3:
@@ -2162,6 +2175,29 @@ class Scene:
             g += cond.glare * (core * 0.8 + halo * 0.2) / (1 + i * 0.4)
         g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR)
         return g.astype(np.float32) * np.float32(cond.exposure)
+
+    def _auto_camera(self, img: F32) -> F32:
+        """The camera's automatic exposure and grey-world white balance (partial strengths).
+
+        Metering: ``gain = (0.18 / mean luminance) ** auto_exposure`` clamped to [0.4, 3]
+        (18 % grey is the reflected-light meter's calibration target, ISO 2720). White balance:
+        per-channel ``(mean grey / channel mean) ** awb`` (the grey-world assumption, Buchsbaum
+        1980), luminance kept.
+        """
+        cond = self.conditions
+        h, w = img.shape[:2]
+        small = cv2.resize(img, (max(w // 16, 1), max(h // 16, 1)), interpolation=cv2.INTER_AREA)
+        mean = small.reshape(-1, 3).mean(axis=0).astype(np.float64)  # BGR
+        luma_w = np.array([0.0722, 0.7152, 0.2126])
+        gains = np.ones(3)
+        if cond.awb > 0:
+            grey = float(mean @ luma_w)
+            wb = (grey / np.maximum(mean, 1e-6)) ** cond.awb
+            gains = wb / (float((mean * wb) @ luma_w) / max(grey, 1e-12))  # keep luminance
+        if cond.auto_exposure > 0:
+            luma = float((mean * gains) @ luma_w)
+            gains *= float(np.clip((0.18 / max(luma, 1e-6)) ** cond.auto_exposure, 0.4, 3.0))
+        return img * gains.astype(np.float32)[None, None, :]
 
     def _defocus(self, img: F32, cam: _Camera) -> F32:
         """Depth-dependent defocus: blend towards a blurred copy with the thin-lens blur

@@ -440,3 +440,17 @@ def test_scene_tiles_outside_the_frame_are_not_visible() -> None:
             assert 0 <= x < 320 and 0 <= y < 240
         elif np.isfinite(x) and np.isfinite(y):
             assert not (20 <= x < 300 and 20 <= y < 220) or t.covered > HIDDEN_COVER
+
+
+def test_auto_exposure_and_grey_world_white_balance() -> None:
+    base = dataclasses.replace(PRESETS["easy"], surface="white", glare=0.0, jpeg_quality=None)
+    plain = render(BOARD, base, 4, size=(480, 360)).image_bgr.astype(float)
+    metered = render(BOARD, dataclasses.replace(base, auto_exposure=1.0), 4, size=(480, 360))
+    # a white table fools the meter into darkening the whole frame
+    assert metered.image_bgr.mean() < plain.mean() - 20
+    felt = dataclasses.replace(base, surface="green_felt")
+    raw = render(BOARD, felt, 4, size=(480, 360)).image_bgr.reshape(-1, 3).mean(axis=0)
+    awb = render(BOARD, dataclasses.replace(felt, awb=1.0), 4, size=(480, 360))
+    balanced = awb.image_bgr.reshape(-1, 3).mean(axis=0)
+    # grey world pulls the green cast of the felt toward grey
+    assert balanced[1] - (balanced[0] + balanced[2]) / 2 < 0.5 * (raw[1] - (raw[0] + raw[2]) / 2)
