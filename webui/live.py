@@ -19,7 +19,7 @@ import contextlib
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,14 @@ from flask import Flask
 from scorer.game import Event
 from webui.games import WebState, current_game_id, state
 
-__all__ = ["CameraFeed", "LiveSettings", "start_camera", "start_pipeline_demo"]
+__all__ = [
+    "CameraFeed",
+    "LiveSettings",
+    "attach_camera",
+    "open_camera",
+    "start_camera",
+    "start_pipeline_demo",
+]
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,9 @@ class CameraFeed:
         tracker_settings: the tracker's thresholds (None: its defaults).
         key_prefix: idempotency prefix for appends from a replayable source (a file), so a
             restarted server does not duplicate moves (:class:`vision.tracking.StoreSink`).
+        follow_new_games: a new game created on the page is tracked by this feed from then on.
+        detector: ``detector(image_bgr, profile=...) -> Observation``; default
+            :func:`vision.detect.detect` (tests pass the renderer's truth to check the glue).
 
     Raises:
         ImportError: the vision/tracking modules are not installed.
@@ -83,8 +93,10 @@ class CameraFeed:
         settings: LiveSettings = LiveSettings(),
         tracker_settings: Any = None,
         key_prefix: str | None = None,
+        follow_new_games: bool = False,
+        detector: Callable[..., Any] | None = None,
     ):
-        from vision.tracking import StoreSink, Tracker, TrackerSettings
+        from vision.tracking import TrackerSettings
 
         self.st = st
         self.game_id = game_id
@@ -93,10 +105,11 @@ class CameraFeed:
         self.label = label
         self.settings = settings
         self._ui = dict(sorted((ui_events or {}).items()))
-        self.tracker = Tracker(
-            StoreSink(st.store, game_id, key_prefix=key_prefix),
-            tracker_settings or TrackerSettings(),
-        )
+        self.follow_new_games = follow_new_games
+        self._detector = detector
+        self._key_prefix = key_prefix
+        self._tracker_settings = tracker_settings or TrackerSettings()
+        self.tracker = self._new_tracker(game_id)
         self._stop = threading.Event()
         self._times: deque[float] = deque()
         self.processed = 0
@@ -106,6 +119,18 @@ class CameraFeed:
         self.error: str | None = None
         self._ended = False
         self._thread = threading.Thread(target=self._run, name="tabletally-live", daemon=True)
+
+    def _new_tracker(self, game_id: int) -> Any:
+        from vision.tracking import StoreSink, Tracker
+
+        sink = StoreSink(self.st.store, game_id, key_prefix=self._key_prefix)
+        return Tracker(sink, self._tracker_settings)
+
+    def retarget(self, game_id: int) -> None:
+        """Track ``game_id`` from the next frame on (a new game started on the same table)."""
+        tracker = self._new_tracker(game_id)
+        self.tracker, self.game_id = tracker, game_id  # the loop reads both once per frame
+        self.moves = self.reviews = 0
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> CameraFeed:
@@ -141,6 +166,8 @@ class CameraFeed:
         from vision.detect import detect, draw_overlay
         from vision.sources import SourceEnded
 
+        detect_ = self._detector or detect
+
         gap = 1.0 / self.settings.max_fps
         quality = [cv2.IMWRITE_JPEG_QUALITY, int(self.settings.jpeg_quality)]
         next_t = time.monotonic()
@@ -162,8 +189,9 @@ class CameraFeed:
                     now = next_t
                 next_t = max(next_t + gap, now)
                 self._apply_ui(frame.index)
-                obs = detect(frame.image_bgr, profile=self.profile)
-                events = self.tracker.feed(obs, frame_index=frame.index, t=frame.t)
+                obs = detect_(frame.image_bgr, profile=self.profile)
+                tracker, game_id = self.tracker, self.game_id
+                events = tracker.feed(obs, frame_index=frame.index, t=frame.t)
                 changed = False
                 for ev in events:
                     if ev.kind in ("move", "review", "setup"):
@@ -172,7 +200,7 @@ class CameraFeed:
                         self.reviews += ev.kind == "review"
                     self.last_message = ev.message
                 if changed:
-                    self.st.hub.bump(self.game_id)
+                    self.st.hub.bump(game_id)
                 ok, buf = cv2.imencode(".jpg", draw_overlay(frame.image_bgr, obs), quality)
                 if ok:
                     self.st.hub.publish_frame(buf.tobytes())
@@ -238,31 +266,52 @@ def _game_for_camera(st: WebState, players: Sequence[str] | None) -> int:
     return gid
 
 
+def open_camera(spec: str, profile: str | None = None) -> tuple[Any, Any]:
+    """Open a frame source and load a profile: ``(source, profile)``.
+
+    Raises:
+        ValueError: a bad source or profile, with a one-line message naming it
+            (``vision.sources.SourceError`` / ``calibration.profile.ProfileError``).
+    """
+    from calibration.profile import load_profile
+    from vision.sources import open_source
+
+    prof = load_profile(profile) if profile else None  # ProfileError is a ValueError
+    src = open_source(int(spec) if spec.strip().isdigit() else spec)  # SourceError too
+    return src, prof
+
+
+def attach_camera(app: Flask, game_id: int, source: Any, profile: Any, label: str) -> CameraFeed:
+    """Run the pipeline on ``source`` for ``game_id``, replacing the current feed."""
+    st = state(app)
+    old = st.live
+    if old is not None:
+        old.stop()
+    feed = CameraFeed(
+        st, game_id, source, profile=profile, label=label, follow_new_games=True
+    ).start()
+    st.live = feed
+    st.hub.bump(game_id)
+    return feed
+
+
 def start_camera(
     app: Flask, spec: str, *, players: Sequence[str] | None = None, profile: str | None = None
 ) -> CameraFeed:
     """Attach a camera (``--camera SRC``) to the current game (a new one if there is none).
+    New games created on the page later are tracked by the same camera.
 
     Raises:
         webui.cli.CLIError: a bad source or profile (one line, exit 2).
     """
-    from calibration.profile import ProfileError, load_profile
-    from vision.sources import SourceError, open_source
     from webui.cli import CLIError
 
-    st = state(app)
     try:
-        prof = load_profile(profile) if profile else None
-    except ProfileError as e:
+        src, prof = open_camera(spec, profile)
+    except ValueError as e:
         raise CLIError(str(e)) from None
-    try:
-        src = open_source(int(spec) if spec.isdigit() else spec)
-    except SourceError as e:
-        raise CLIError(str(e)) from None
-    gid = _game_for_camera(st, players)
-    feed = CameraFeed(st, gid, src, profile=prof, label=f"camera {spec}").start()
-    st.live = feed
-    return feed
+    gid = _game_for_camera(state(app), players)
+    return attach_camera(app, gid, src, prof, f"camera {spec}")
 
 
 def start_pipeline_demo(app: Flask, *, progress: bool = False) -> CameraFeed:

@@ -27,6 +27,7 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    current_app,
     redirect,
     render_template,
     request,
@@ -135,18 +136,48 @@ def index() -> str:
 
 @bp.post("/games")
 def new_game() -> WResponse:
+    """Create a game from the New game form. A camera source starts the live pipeline on it
+    (only from this computer, or with the organiser PIN: the server opens what is named); with
+    no source, a running camera that follows new games switches to it."""
+    st = g.state()
     f = request.form
-    names = [n for n in (f.getlist("player") or f.get("players", "").splitlines())]
-    meta = {
-        "profile": f.get("profile", "").strip() or None,
-        "camera": f.get("camera", "").strip() or None,
-    }
-    gid = create_game(
-        names,
-        f.get("variant", "standard"),
-        f.get("tie_break", "oldest"),
-        {k: v for k, v in meta.items() if v},
-    )
+    names = f.getlist("player") or f.get("players", "").splitlines()
+    camera = f.get("camera", "").strip()
+    profile = f.get("profile", "").strip()
+    opened = None
+    if camera:
+        remote = request.remote_addr or ""
+        if not (st.pin or remote in ("127.0.0.1", "::1")):
+            raise g.ApiError(
+                403,
+                "camera_local_only",
+                "a camera can be chosen here only on the server's own computer "
+                "or with an organiser PIN (tabletally serve --pin)",
+            )
+        from webui.live import open_camera
+
+        try:
+            opened = open_camera(camera, profile or None)
+        except ValueError as e:
+            raise g.ApiError(400, "bad_camera", str(e)) from None
+    meta = {"profile": profile or None, "camera": camera or None}
+    try:
+        gid = create_game(
+            names,
+            f.get("variant", "standard"),
+            f.get("tie_break", "oldest"),
+            {k: v for k, v in meta.items() if v},
+        )
+    except g.ApiError:
+        if opened is not None:
+            opened[0].close()
+        raise
+    from webui.live import CameraFeed, attach_camera
+
+    if opened is not None:
+        attach_camera(current_app, gid, opened[0], opened[1], f"camera {camera}")
+    elif isinstance(st.live, CameraFeed) and st.live.follow_new_games:
+        st.live.retarget(gid)
     return redirect(url_for("pages.live", game_id=gid))
 
 
