@@ -11,7 +11,9 @@ visible tile's symbol colour is classified at its true position
 - the *calibrated* profile,
 
 and, when ``vision.detect`` exists, the detector's full identity (colour + shape) with and
-without the profile, matched to the truth through the truth lattice.
+without the profile, matched to the truth by tile centre. A calibration refused by the coverage
+gate is never saved, so its scene counts only for the uncalibrated numbers
+(``calibrations_complete`` says how many scenes were accepted).
 
 Also: palettes given only in the simple INTERFACES.md forms — white instead of purple
 (Qwirkle Connect) and non-standard paints (``{"palette": {"teal": "#1f9e9a", ...}}``) — are
@@ -118,12 +120,15 @@ def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
     for k in range(frames):
         board = _random_board(rng, palette, tiles_per_frame)
         r = scene.frame(board, t=1.0 + k)
-        for name, prof in (("plain", plain), ("calibrated", cal.profile)):
+        # a refused calibration is never saved, so it is never used: only "plain" counts then
+        profiles = [("plain", plain)] + ([("calibrated", cal.profile)] if cal.complete else [])
+        for name, prof in profiles:
             ok, n = _colour_accuracy(r, prof)
             tallies[name][0] += ok
             tallies[name][1] += n
         if detector:
-            for name, dprof in (("det_plain", plain), ("det_cal", cal.profile)):
+            for name, dprof in [("det_plain", plain)] + (
+                    [("det_cal", cal.profile)] if cal.complete else []):
                 res = _detector_accuracy(r, dprof)
                 if res is not None:
                     tallies[name][0] += res[0]

@@ -337,11 +337,20 @@ def _tile_pixels(
     sym = ((dist > thr_de) & mask).astype(np.uint8)
     # the symbol is printed in the middle: paint-like pixels touching the sampled area's rim
     # are the table, a neighbour or a lit tile side showing through a misplaced quad
+    # (a component is kept when at least a third of it lies in the central disc, so noise
+    # bridging a dim symbol to the rim does not throw the symbol away)
     rim = mask & ~cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     n_lab, labels = cv2.connectedComponents(sym, connectivity=8)
     if n_lab > 1:
-        touching = np.unique(labels[rim & (sym > 0)])
-        sym[np.isin(labels, touching[touching > 0])] = 0
+        cx, cy = quad.mean(axis=0) - (x0, y0)
+        side = math.sqrt(abs(cv2.contourArea(quad.astype(np.float32))))
+        yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+        central = (xx - cx) ** 2 + (yy - cy) ** 2 <= (0.3 * side) ** 2
+        sizes = np.bincount(labels.ravel(), minlength=n_lab)
+        inside = np.bincount(labels[central], minlength=n_lab)
+        for lab_id in np.unique(labels[rim & (sym > 0)]):
+            if lab_id > 0 and inside[lab_id] < sizes[lab_id] / 3:
+                sym[labels == lab_id] = 0
     if settings.erode_px > 0:
         k = 2 * settings.erode_px + 1
         eroded = cv2.erode(sym, np.ones((k, k), np.uint8))
