@@ -36,6 +36,7 @@ import colorsys
 import functools
 import json
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1690,7 +1691,7 @@ class Scene:
         sh_dir = np.array([-math.cos(az), -math.sin(az)]) / math.tan(el)
 
         tiles = sorted(board.items(), key=lambda kv: -self._depth(cam, kv[0]))
-        geo = [_with_shape(self._tile_geometry(cam, pos), tile.shape) for pos, tile in tiles]
+        geo = [self._tile_geometry(cam, pos) | {"tile_shape": tile.shape} for pos, tile in tiles]
 
         # 3. tile cast shadows + contact shadows on the table (half resolution)
         sw, shh = max(w // 2, 1), max(h // 2, 1)
@@ -1887,7 +1888,6 @@ class Scene:
         if not g["ok"]:
             return
         cond = self.conditions
-        w, h = self.size
         roi = _roi(g["hull_xy"], self.size)
         if roi is None:
             return
@@ -1949,7 +1949,7 @@ class Scene:
         zt = g["zt"]
         shape_polys = []
         jitter = rng.normal(0, 0.008, size=2)
-        for poly in _SYMBOLS[g["tile_shape"]] if "tile_shape" in g else []:
+        for poly in _SYMBOLS[g["tile_shape"]]:
             pw = (poly + jitter) * TILE_MM @ rmat.T + (x, y)
             pxy, _ = g["cam"].project(np.column_stack([pw, np.full(len(pw), zt)]))
             shape_polys.append(pxy)
@@ -1976,7 +1976,6 @@ class Scene:
         groi += top_mask * top_gloss
         if shape_polys:
             groi -= sym * top_gloss * 0.55
-        del w, h
 
     def _draw_hands(
         self,
@@ -2262,11 +2261,6 @@ class Scene:
         return cov, inside
 
 
-def _with_shape(geo: dict[str, Any], shape: Shape) -> dict[str, Any]:
-    geo["tile_shape"] = shape
-    return geo
-
-
 def render(
     board: Board,
     conditions: Conditions,
@@ -2376,3 +2370,75 @@ def load_golden(directory: str | Path = GOLDEN_DIR) -> list[GoldenScene]:
             )
         )
     return scenes
+
+
+# ----------------------------------------------------------------------------------------------
+# Command line: python -m vision.render --preset glare --seed 3 --out /tmp/glare.jpg
+# ----------------------------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    """Render one scene to an image file (and its truth to JSON); returns the exit code."""
+    import argparse
+
+    from scorer.game import replay
+    from scorer.moves import random_game
+
+    ap = argparse.ArgumentParser(
+        prog="python -m vision.render", description="Render a synthetic Qwirkle table photo."
+    )
+    ap.add_argument("--preset", choices=sorted(PRESETS), default="easy")
+    ap.add_argument("--hard", action="store_true", help="Conditions.sample(seed, 'hard')")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--turns", type=int, default=12, help="turns of a random game to show")
+    ap.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
+    ap.add_argument("--out", default="render.jpg", help="image file (.jpg/.png)")
+    ap.add_argument("--truth", default=None, help="also write the truth as JSON here")
+    args = ap.parse_args(argv)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        ap.error(f"--size: expected WIDTHxHEIGHT, got {args.size!r}")
+    cond = (
+        Conditions.sample(np.random.default_rng(args.seed), "hard")
+        if args.hard
+        else PRESETS[args.preset]
+    )
+    board = replay(random_game(args.seed, 2, turns=args.turns)).board
+    try:
+        r = render(board, cond, args.seed, size=(w, h))
+    except ValueError as e:
+        print(f"python -m vision.render: {e}", file=sys.stderr)
+        return 2
+    if not cv2.imwrite(args.out, r.image_bgr):
+        print(f"python -m vision.render: cannot write {args.out}", file=sys.stderr)
+        return 1
+    if args.truth:
+        tiles = [
+            {
+                "row": t.pos.row,
+                "col": t.pos.col,
+                "color": t.tile.color,
+                "shape": t.tile.shape.value,
+                "visible": t.visible,
+                "x": t.center_xy[0],
+                "y": t.center_xy[1],
+                "corners": [list(c) for c in t.corners_xy],
+            }
+            for t in r.truth
+        ]
+        Path(args.truth).write_text(
+            json.dumps(
+                {
+                    "tiles": tiles,
+                    "image_from_grid": r.image_from_grid.tolist(),
+                    "pitch_px": r.pitch_px,
+                },
+                indent=1,
+            ),
+            encoding="utf-8",
+        )
+    print(f"{args.out}: {len(board)} tiles, pitch {r.pitch_px:.1f} px")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

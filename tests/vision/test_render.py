@@ -454,3 +454,34 @@ def test_auto_exposure_and_grey_world_white_balance() -> None:
     balanced = awb.image_bgr.reshape(-1, 3).mean(axis=0)
     # grey world pulls the green cast of the felt toward grey
     assert balanced[1] - (balanced[0] + balanced[2]) / 2 < 0.5 * (raw[1] - (raw[0] + raw[2]) / 2)
+
+
+def test_command_line_writes_image_and_truth(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from vision.render import main
+
+    out, truth = tmp_path / "x.png", tmp_path / "x.json"
+    assert (
+        main(
+            [
+                "--preset",
+                "warm",
+                "--seed",
+                "2",
+                "--size",
+                "320x240",
+                "--out",
+                str(out),
+                "--truth",
+                str(truth),
+            ]
+        )
+        == 0
+    )
+    image = cv2.imread(str(out))
+    assert image is not None and image.shape == (240, 320, 3)
+    data = json.loads(truth.read_text())
+    assert data["tiles"] and all({"row", "col", "color", "shape"} <= set(t) for t in data["tiles"])
+    assert main(["--size", "10x10", "--out", str(out)]) == 2
+    assert "32x32" in capsys.readouterr().err
