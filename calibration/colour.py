@@ -33,6 +33,7 @@ __all__ = [
     "CoverageError",
     "TileSample",
     "calibrate_colours",
+    "calibrate_from_tiles",
     "classify_lab",
     "find_reference_tiles",
     "measure_tiles",
@@ -714,6 +715,23 @@ def calibrate_colours(
         residual = float(np.linalg.norm(lab_c - _lin_to_lab(ref_lin[sel]), axis=1).mean())
     else:
         perm, _fit, residual = _assign(obs_med, ref_lin, ordered=False)
+    return _learn(palette, quads, pixels, bodies, [names[p] for p in perm], residual, base,
+                  settings)
+
+
+def _learn(
+    palette: Palette,
+    quads: Sequence[npt.NDArray[np.float64]],
+    pixels: Sequence[npt.NDArray[np.float64]],
+    bodies: Sequence[npt.NDArray[np.float64]],
+    colours: Sequence[str],
+    residual: float,
+    base: Profile | None,
+    settings: ColourSettings,
+) -> ColourCalibration:
+    """References from tiles whose colours are known: ``pixels[i]`` (linear sRGB) of the tile
+    with corners ``quads[i]`` is ``colours[i]``; ``bodies`` are tile-body pixels."""
+    names = palette.names
     # The reference space: von Kries gains that make the black tile bodies neutral (mean
     # preserving), as vision.colour does per image, so a detector that white-balances on the
     # bodies and one that applies profile.white_balance both compare like with like.
@@ -727,11 +745,8 @@ def calibrate_colours(
                       source="tile-bodies")
 
     samples: list[TileSample] = []
-    lab_ref: dict[str, tuple[float, float, float]] = {}
-    spread: dict[str, tuple[float, float, float]] = {}
-    counts: dict[str, int] = {}
-    for i, (q, px) in enumerate(zip(quads, pixels, strict=True)):
-        color = names[perm[i]]
+    pooled: dict[str, list[npt.NDArray[np.float64]]] = {}
+    for i, (q, px, color) in enumerate(zip(quads, pixels, colours, strict=True)):
         if len(px):
             lab = _lin_to_lab(np.clip(px * gains, 0, 1))
             med = tile_lab(px, gains)
@@ -743,7 +758,6 @@ def calibrate_colours(
             problem = f"{len(px)} clean pixels, need {settings.min_pixels}"
         elif float(sig.max()) > settings.max_spread:
             problem = f"spread {float(sig.max()):.1f} ΔE, limit {settings.max_spread:g}"
-        clean = not problem
         samples.append(TileSample(
             index=i,
             color=color,
@@ -751,16 +765,27 @@ def calibrate_colours(
             lab=(float(med[0]), float(med[1]), float(med[2])),
             spread=tuple(float(s) for s in sig),  # type: ignore[arg-type]
             pixels=len(px),
-            clean=clean,
+            clean=not problem,
             problem=problem,
         ))
-        if clean:
-            lab_ref[color] = (float(med[0]), float(med[1]), float(med[2]))
-            spread[color] = (float(sig[0]), float(sig[1]), float(sig[2]))
-            counts[color] = len(px)
+        if not problem:
+            pooled.setdefault(color, []).append(px)
+
+    lab_ref: dict[str, tuple[float, float, float]] = {}
+    spread: dict[str, tuple[float, float, float]] = {}
+    counts: dict[str, int] = {}
+    for color, parts in pooled.items():
+        px = np.vstack(parts)
+        med = tile_lab(px, gains)
+        sig = _robust_sigma(_lin_to_lab(np.clip(px * gains, 0, 1)))
+        if float(sig.max()) > settings.max_spread:  # tiles of one colour disagree
+            continue
+        lab_ref[color] = (float(med[0]), float(med[1]), float(med[2]))
+        spread[color] = (float(sig[0]), float(sig[1]), float(sig[2]))
+        counts[color] = len(px)
 
     missing = tuple(c for c in names if c not in lab_ref)
-    # the learned palette: learned where clean, else the daylight reference corrected by nothing
+    # the learned palette: learned where clean, else the daylight reference
     full_lab = {c: lab_ref.get(c, palette.lab[c]) for c in names}
     learned = Palette(
         names=names,
@@ -774,8 +799,7 @@ def calibrate_colours(
         d = math.dist(lab_ref[a], lab_ref[b])
         if d < settings.min_separation:
             confusable.append((a, b, d))
-    base = base or Profile()
-    profile = base.with_(palette=learned, white_balance=wb)
+    profile = (base or Profile()).with_(palette=learned, white_balance=wb)
     return ColourCalibration(
         profile=profile,
         samples=tuple(samples),
@@ -784,3 +808,58 @@ def calibrate_colours(
         fit_residual=residual,
         fit_limit=settings.max_fit_residual,
     )
+
+
+def calibrate_from_tiles(
+    views: Sequence[tuple[npt.NDArray[np.uint8], Sequence[tuple[npt.ArrayLike, str]]]],
+    palette: Palette,
+    *,
+    base: Profile | None = None,
+    settings: ColourSettings = ColourSettings(),
+) -> ColourCalibration:
+    """Learn references from tiles whose colours the user confirmed (e.g. the first moves).
+
+    Parameters:
+        views: photos under one light, each with its tiles as ``(corners_xy (4, 2), colour)``;
+            several tiles (and photos) may show the same colour: their clean pixels are pooled.
+        palette: the tile set's colours; every confirmed colour must be in it.
+
+    Returns:
+        A :class:`ColourCalibration` whose ``missing`` lists the colours not yet seen cleanly
+        (coverage grows as more moves are confirmed).
+
+    Raises:
+        CalibrationError: no tiles, a colour not in the palette, or a bad image.
+    """
+    quads: list[npt.NDArray[np.float64]] = []
+    pixels: list[npt.NDArray[np.float64]] = []
+    bodies: list[npt.NDArray[np.float64]] = []
+    colours: list[str] = []
+    for image_bgr, tiles in views:
+        if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
+            raise CalibrationError("expected colour images (H, W, 3) uint8")
+        for corners, color in tiles:
+            if color not in palette.names:
+                raise CalibrationError(
+                    f"colour {color!r} is not in the palette ({', '.join(palette.names)})")
+            q = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+            sym, body = _tile_pixels(image_bgr, q, settings)
+            quads.append(q)
+            pixels.append(sym)
+            colours.append(color)
+            if len(body):
+                bodies.append(body)
+    if not quads:
+        raise CalibrationError("no confirmed tiles to learn from")
+    # how well one diagonal cast maps the confirmed colours onto their daylight references
+    seen = sorted({c for c, p in zip(colours, pixels, strict=True) if len(p) >= 3})
+    residual = 0.0
+    if seen:
+        obs = np.array([np.median(np.vstack([p for c, p in zip(colours, pixels, strict=True)
+                                             if c == name and len(p) >= 3]), axis=0)
+                        for name in seen])
+        ref = _LIN_LUT[np.array([palette.rgb[c] for c in seen], dtype=np.uint8)]
+        fit = _fit_gains(obs, ref)
+        lab_c = _lin_to_lab(np.clip(obs * fit, 0, 1))
+        residual = float(np.linalg.norm(lab_c - _lin_to_lab(ref), axis=1).mean())
+    return _learn(palette, quads, pixels, bodies, colours, residual, base, settings)

@@ -18,6 +18,10 @@ Endpoints (errors are JSON ``{"error", "message"}`` with a 4xx status):
   :func:`vision.detect.detect` when available) named with the pending (else saved) profile,
   ``{"tiles": [{"x", "y", "corners", "color", "delta_e", "margin"}]}``: the live check that
   the learned palette reads the table right.
+- ``POST /calibrate/api/confirm`` — multipart ``image`` + ``tiles`` (JSON list of
+  ``{"corners", "color"}``): "confirm the first move" — tiles whose reading the players
+  confirmed are learned; photos accumulate (coverage grows move by move) until saved or
+  ``POST /calibrate/api/reset``.
 - ``POST /calibrate/api/save`` — saves the pending calibration into the profile file, only when
   its coverage is complete (409 ``coverage_incomplete`` naming the missing colours otherwise).
 - ``POST /calibrate/api/geometry`` — JSON ``{"corners": [[x, y] x4], "image_size": [w, h],
@@ -33,6 +37,7 @@ the game database. Saves are atomic (:func:`calibration.profile.save_profile`).
 from __future__ import annotations
 
 import io
+import json
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -58,6 +63,7 @@ from calibration.colour import (
     CalibrationError,
     ColourCalibration,
     calibrate_colours,
+    calibrate_from_tiles,
     measure_tiles,
 )
 from calibration.markers import geometry_from_corners, geometry_from_markers, marker_sheet_pdf
@@ -77,10 +83,16 @@ bp = Blueprint("calibrate", __name__, url_prefix="/calibrate")
 
 @dataclass
 class CalibrationState:
-    """The wizard's pending (unsaved) colour calibration; one per app, guarded by ``lock``."""
+    """The wizard's pending (unsaved) colour calibration and the photos of confirmed moves;
+    one per app, guarded by ``lock``."""
 
     pending: ColourCalibration | None = None
+    #: photos with confirmed tiles ``(image_bgr, [(corners_xy, colour), ...])``, oldest first
+    confirmed: list[tuple[Any, list[tuple[Any, str]]]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    #: photos kept for "confirm the moves" calibration (memory bound; the oldest are dropped)
+    MAX_CONFIRMED = 12
 
 
 class _Error(Exception):
@@ -292,6 +304,50 @@ def api_classify() -> Response:
     )
 
 
+@bp.post("/api/confirm")
+def api_confirm() -> Response:
+    """Learn from tiles the players confirmed (multipart ``image`` + ``tiles``, a JSON list of
+    ``{"corners": [[x, y] x4], "color": name}``); photos accumulate until saved or reset."""
+    image = _upload_image()
+    try:
+        raw = json.loads(request.form.get("tiles") or "null")
+    except ValueError:
+        raise _Error(400, "bad_tiles", "tiles: malformed JSON") from None
+    if not isinstance(raw, list) or not raw:
+        raise _Error(400, "bad_tiles", "tiles: expected a non-empty list")
+    tiles: list[tuple[Any, str]] = []
+    for i, t in enumerate(raw):
+        try:
+            corners = np.asarray(t["corners"], dtype=np.float64).reshape(4, 2)
+            color = str(t["color"])
+        except (KeyError, TypeError, ValueError):
+            raise _Error(400, "bad_tiles", f"tiles[{i}]: expected corners (4 x [x, y]) and color"
+                         ) from None
+        tiles.append((corners, color))
+    base = _saved_profile()
+    palette = _palette(base.palette)
+    cal = _state()
+    with cal.lock:
+        views = [*cal.confirmed, (image, tiles)][-CalibrationState.MAX_CONFIRMED:]
+        try:
+            result = calibrate_from_tiles(views, palette, base=base)
+        except CalibrationError as e:
+            raise _Error(422, "bad_tiles", str(e)) from None
+        cal.confirmed = views
+        cal.pending = result
+    return jsonify({**(_pending_json(result) or {}), "photos": len(views)})
+
+
+@bp.post("/api/reset")
+def api_reset() -> Response:
+    """Forget the pending calibration and the confirmed photos."""
+    cal = _state()
+    with cal.lock:
+        cal.pending = None
+        cal.confirmed = []
+    return jsonify({"reset": True})
+
+
 @bp.post("/api/save")
 def api_save() -> Response:
     cal = _state()
@@ -314,6 +370,7 @@ def api_save() -> Response:
         except ProfileError as e:
             raise _Error(500, "cannot_save", str(e)) from None
         cal.pending = None
+        cal.confirmed = []
     return jsonify({"saved": str(path), "profile": _summary(prof)})
 
 

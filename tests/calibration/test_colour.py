@@ -9,6 +9,7 @@ from calibration.colour import (
     CalibrationError,
     CoverageError,
     calibrate_colours,
+    calibrate_from_tiles,
     classify_lab,
     find_reference_tiles,
     measure_tiles,
@@ -133,6 +134,33 @@ def test_glare_spot_on_a_tile_is_refused() -> None:
     # the washed-out tile is named (or, with a milder spot, the line fits no single cast)
     assert any("'yellow'" in p or "no single light cast" in p for p in result.problems())
     assert calibrate_colours(img, CLASSIC, order="palette").complete  # the spot made the difference
+
+
+def test_confirmed_moves_build_coverage_move_by_move() -> None:
+    """"Confirm the first move": tiles whose colours the players confirmed, photo by photo."""
+    warm = CASTS["warm"]
+    first = ["red", "red", "yellow"]  # a first move may repeat colours
+    img1, q1 = paint_line([CLASSIC.rgb[c] for c in first], cast=warm, seed=31)
+    second = ["green", "blue", "orange"]
+    img2, q2 = paint_line([CLASSIC.rgb[c] for c in second], cast=warm, seed=32)
+    views = [(img1, list(zip(q1, first, strict=True)))]
+    partial = calibrate_from_tiles(views, CLASSIC)
+    assert partial.missing == ("orange", "green", "blue", "purple")
+    assert not partial.complete
+    assert partial.profile.palette.samples["red"] > partial.samples[0].pixels  # pooled
+    views.append((img2, list(zip(q2, second, strict=True))))
+    assert calibrate_from_tiles(views, CLASSIC).missing == ("purple",)
+    img3, q3 = paint_line([CLASSIC.rgb["purple"]], cast=warm, seed=33)
+    views.append((img3, [(q3[0], "purple")]))
+    done = calibrate_from_tiles(views, CLASSIC)
+    assert done.complete, done.problems()
+    test, quads = _line(CLASSIC, [5, 4, 3, 2, 1, 0], cast=warm, seed=34)
+    assert [g[0] for g in measure_tiles(test, quads, done.profile)] == list(
+        reversed(CLASSIC.names))
+    with pytest.raises(CalibrationError, match="'teal' is not in the palette"):
+        calibrate_from_tiles([(img3, [(q3[0], "teal")])], CLASSIC)
+    with pytest.raises(CalibrationError, match="no confirmed tiles"):
+        calibrate_from_tiles([], CLASSIC)
 
 
 # ------------------------------------------------------------------ on the project's renderer

@@ -106,6 +106,35 @@ def test_clicked_corners_store_geometry(client: Client, tmp_path: Path) -> None:
     assert r.status_code == 422 and "markers not found" in r.get_json()["message"]
 
 
+def test_confirmed_moves_accumulate_until_saved(client: Client, tmp_path: Path) -> None:
+    import json
+
+    def post(colours: list[str], seed: int) -> Any:
+        img, quads = paint_line([CLASSIC.rgb[c] for c in colours], cast=CASTS["cool"], seed=seed)
+        tiles = [{"corners": q.tolist(), "color": c} for q, c in zip(quads, colours, strict=True)]
+        return client.post("/calibrate/api/confirm",
+                           data={"image": (_png(img), "move.png"), "tiles": json.dumps(tiles)})
+
+    r = post(["red", "orange", "yellow"], 1)
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["missing"] == ["green", "blue", "purple"] and r.get_json()["photos"] == 1
+    assert client.post("/calibrate/api/save").status_code == 409
+    r = post(["green", "blue", "purple"], 2)
+    assert r.get_json()["complete"] is True and r.get_json()["photos"] == 2
+    assert client.post("/calibrate/api/save").status_code == 200
+    assert load_profile(tmp_path / "profile.json").palette.calibrated
+    img, quads = paint_line([(236, 121, 176)], seed=3)
+    bad = client.post("/calibrate/api/confirm", data={
+        "image": (_png(img), "m.png"),
+        "tiles": json.dumps([{"corners": quads[0].tolist(), "color": "pink"}])})
+    assert bad.status_code == 422 and "'pink' is not in the palette" in bad.get_json()["message"]
+    r = client.post("/calibrate/api/confirm", data={"image": (_line_png(), "l.png"),
+                                                     "tiles": "[{}]"})
+    assert r.status_code == 400 and r.get_json()["error"] == "bad_tiles"
+    assert client.post("/calibrate/api/reset").get_json() == {"reset": True}
+    assert client.get("/calibrate/api/state").get_json()["pending"] is None
+
+
 def test_marker_sheet_download(client: Client) -> None:
     r = client.get("/calibrate/markers.pdf")
     assert r.status_code == 200 and r.mimetype == "application/pdf"

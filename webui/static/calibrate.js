@@ -11,6 +11,7 @@
   const MAX_SIDE = 1600; // uploads are scaled down client-side (the server caps request size)
   let photo = null;      // {img, blob, w, h}
   let clicks = null;     // corner clicks in photo pixels, or null when not clicking
+  let lastRead = null;   // tiles of the last "Check reading", for "Confirm reading"
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -87,6 +88,7 @@
     const s = await call(root.dataset.state);
     const prof = s.pending ? s.pending.profile : (s.saved || null);
     if (prof) showCoverage(prof.palette, s.pending);
+    else { $("coverage").replaceChildren(); $("save").disabled = true; }
     $("profile-file").textContent = s.profile_path;
   }
 
@@ -151,7 +153,35 @@
         rgb[li.children[1].textContent] = li.children[0].style.backgroundColor;
       }
       drawQuads(r.tiles, (t) => t.color, (t) => rgb[t.color] || "#fff");
-      say(r.tiles.length + " tiles read with the " + r.profile + " profile.");
+      lastRead = r.tiles.length ? r.tiles : null;
+      $("confirm").disabled = !lastRead;
+      say(r.tiles.length + " tiles read with the " + r.profile + " profile." +
+          (lastRead ? " If every label is right, press Confirm reading." : ""));
+    } catch (err) { say(err.message, true); }
+  });
+
+  $("confirm").addEventListener("click", async function () {
+    if (!need() || !lastRead) return;
+    const fd = form();
+    fd.append("tiles", JSON.stringify(lastRead.map((t) => ({ corners: t.corners, color: t.color }))));
+    try {
+      const r = await call(root.dataset.confirm, fd);
+      lastRead = null;
+      $("confirm").disabled = true;
+      showCoverage(r.profile.palette, r);
+      say((r.complete ? "All colours covered: you can save." : "Still missing: " +
+           r.missing.join(", ") + ".") + " (" + r.photos + " photo(s) confirmed)", !r.complete);
+    } catch (err) { say(err.message, true); }
+  });
+
+  $("reset").addEventListener("click", async function () {
+    try {
+      await call(root.dataset.reset, new FormData());
+      lastRead = null;
+      $("confirm").disabled = true;
+      drawPhoto();
+      await refresh();
+      say("Started over.");
     } catch (err) { say(err.message, true); }
   });
 
