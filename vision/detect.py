@@ -196,7 +196,7 @@ class DetectorSettings:
     body_noise_factor: float = 3.0
     centre_disc: float = 0.07
     min_symbol_contrast: float = 20.0
-    max_shape_distance: float = 0.2
+    max_shape_distance: float = 0.3
     colour: ColourSettings = field(default_factory=ColourSettings)
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)

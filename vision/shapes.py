@@ -15,8 +15,8 @@ Pattern Recognition 37 (2004), section 3.1).
 Prototype geometry (fractions of the tile side, measured on a classic set: symbol about 60-70 %
 of a 30 mm tile): circle radius 0.30; square half-side 0.25, edges parallel to the tile's;
 diamond the square turned 45 degrees; clover four lobes pointing at the tile edges (the "+"-like
-shape of RULES.md); star4 four points towards the tile corners (the "criss-cross"); star8
-eight points, one towards each edge and corner.
+shape of RULES.md); star4 four points towards the tile corners with inward-curving flanks (the
+"criss-cross"); star8 eight points, one towards each edge and corner.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class ShapeSettings:
 
     bins: int = 72
     max_shift_bins: int = 2
-    proto_blur: tuple[float, ...] = (0.0, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12)
+    proto_blur: tuple[float, ...] = (0.0, 0.02, 0.04, 0.06, 0.08)
     blur_window: float = 0.025
     solidity_weight: float = 0.5
     sigma: float = 0.035
@@ -107,7 +107,7 @@ def shape_polygon(shape: Shape, n: int = 360) -> NDArray[np.float64]:
     elif shape is Shape.CLOVER:
         return _clover_outline(n)
     elif shape is Shape.STAR4:
-        r = _star_radius(t, points=4, outer=0.40, inner=0.13, phase=math.pi / 4)
+        return _bowed_star(points=4, outer=0.41, inner=0.11, phase=math.pi / 4, bow=0.15)
     elif shape is Shape.STAR8:
         r = _star_radius(t, points=8, outer=0.37, inner=0.20, phase=0.0)
     else:  # pragma: no cover - exhaustive enum
@@ -142,6 +142,29 @@ def _star_radius(
                 best = max(best, s)
         out[i] = best
     return out
+
+
+def _bowed_star(
+    *, points: int, outer: float, inner: float, phase: float, bow: float, steps: int = 12
+) -> NDArray[np.float64]:
+    """Outline of a star whose flanks curve inwards (the printed criss-cross), ``(m, 2)``.
+
+    Each flank runs from a point (radius ``outer``) to a notch (radius ``inner``); its middle
+    is pulled towards the centre by ``bow`` of its distance (a parabolic bow).
+    """
+    out = []
+    for k in range(points):
+        tip_a = phase + 2 * math.pi * k / points
+        for a0, r0, a1, r1 in (
+            (tip_a, outer, tip_a + math.pi / points, inner),
+            (tip_a + math.pi / points, inner, tip_a + 2 * math.pi / points, outer),
+        ):
+            p0 = np.array([r0 * math.cos(a0), r0 * math.sin(a0)])
+            p1 = np.array([r1 * math.cos(a1), r1 * math.sin(a1)])
+            for j in range(steps):
+                u = j / steps
+                out.append((p0 * (1 - u) + p1 * u) * (1 - bow * 4 * u * (1 - u)))
+    return np.array(out)
 
 
 def _clover_outline(n: int) -> NDArray[np.float64]:
