@@ -178,6 +178,9 @@ class Conditions:
             from the focus plane through the board centre (matters in oblique views).
         clutter: number of everyday objects on the table around the board (score pad and
             pencil, cup, the tile bag, dice, coins).
+        table_mm: the table top's size ``(long, short)`` in millimetres, its long side along
+            the wood grain; beyond its edges the (far, dark, blurred) floor shows in wide or
+            oblique views. ``None`` = a table larger than any view.
         auto_exposure: strength 0..1 of the camera's metering: the exposure moves this fraction
             (in log) toward a frame mean of 18 % grey, so a white table darkens the tiles and a
             dark table brightens (and may clip) them.
@@ -226,6 +229,7 @@ class Conditions:
     clutter: int = 0
     auto_exposure: float = 0.0
     awb: float = 0.0
+    table_mm: tuple[float, float] | None = (1600.0, 900.0)
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -310,6 +314,7 @@ class Conditions:
             clutter=int(rng.integers(0, 1 + round(4 * k))),
             auto_exposure=float(u(0, 0.8 * k)),
             awb=float(u(0, 0.4 * k)) if rng.random() < 0.6 else 0.0,
+            table_mm=(float(u(1000, 2200)), float(u(700, 1000))),
         )
 
 
@@ -1206,9 +1211,10 @@ def _clutter_items(
     count: int,
     keep_out: tuple[float, float, float, float],
     view: tuple[float, float, float, float],
+    on_table: Any = None,
 ) -> list[dict[str, Any]]:
-    """Random objects (world mm) outside the ``keep_out`` box ``(x0, y0, x1, y1)`` and, where
-    possible, inside the ``view`` box."""
+    """Random objects (world mm) outside the ``keep_out`` box ``(x0, y0, x1, y1)``, on the
+    table (``on_table(x, y, margin)``) and, where possible, inside the ``view`` box."""
     items: list[dict[str, Any]] = []
     kx0, ky0, kx1, ky1 = keep_out
     vx0, vy0, vx1, vy1 = view
@@ -1225,7 +1231,8 @@ def _clutter_items(
         for _attempt in range(30):
             x = float(rng.uniform(vx0, vx1))
             y = float(rng.uniform(vy0, vy1))
-            if x + radius < kx0 or x - radius > kx1 or y + radius < ky0 or y - radius > ky1:
+            outside = x + radius < kx0 or x - radius > kx1 or y + radius < ky0 or y - radius > ky1
+            if outside and (on_table is None or on_table(x, y, radius * 0.7)):
                 break
         else:
             continue
@@ -1239,6 +1246,62 @@ def _clutter_items(
             }
         )
     return items
+
+
+def _place_table(
+    rng: np.random.Generator,
+    size_mm: tuple[float, float],
+    lo: NDArray[np.float64],
+    hi: NDArray[np.float64],
+) -> tuple[float, float, float, float]:
+    """A table top ``(u0, v0, u1, v1)`` (canvas-frame mm, long side along u) holding the box
+    ``lo..hi`` with at least 60 mm to spare where it can (boards are played on the table)."""
+    margin = 60.0
+    out = []
+    for axis, length in ((0, max(size_mm)), (1, min(size_mm))):
+        need_lo, need_hi = float(lo[axis]) - margin, float(hi[axis]) + margin
+        if need_hi - need_lo >= length:  # a board bigger than the table: grow the table
+            start, length = need_lo, need_hi - need_lo
+        else:
+            start = float(rng.uniform(need_hi - length, need_lo))
+        out.append((start, start + length))
+    (u0, u1), (v0, v1) = out
+    return (u0, v0, u1, v1)
+
+
+def _with_floor(
+    texture: U8,
+    rng: np.random.Generator,
+    rect: tuple[float, float, float, float],
+    lo: NDArray[np.float64],
+    mm_per_px: float,
+) -> U8:
+    """The texture with everything outside the table top ``rect`` (canvas-frame mm, canvas
+    origin at ``lo``) replaced by a far, dark, defocused floor and a thin edge band."""
+    h, w = texture.shape[:2]
+    u0, v0, u1, v1 = rect
+    xs = lo[0] + (np.arange(w) + 0.5) * mm_per_px
+    ys = lo[1] + (np.arange(h) + 0.5) * mm_per_px
+    du = np.minimum(xs - u0, u1 - xs)  # distance inside the table along each axis (mm)
+    dv = np.minimum(ys - v0, v1 - ys)
+    inside = np.minimum(dv[:, None], du[None, :])  # < 0 outside
+    if inside.min() >= 0:
+        return texture
+    floor_rgb = [(58, 50, 44), (40, 40, 44), (96, 84, 70), (30, 26, 24)][int(rng.integers(4))]
+    floor = np.empty((h, w, 3), np.float32)
+    floor[:] = np.array(floor_rgb[::-1], np.float32)
+    floor *= (1 + 0.25 * _fbm(rng, (h, w), 80 / mm_per_px, 3))[..., None]
+    floor = cv2.GaussianBlur(floor, (0, 0), max(1.0, 6 / mm_per_px))
+    edge_mm = 18.0  # the table top's rounded edge, seen from above: darker toward the drop
+    out = texture.astype(np.float32)
+    band = np.clip(inside / edge_mm, 0, 1)[..., None]
+    edge_shade = 0.55 + 0.45 * band
+    out = out * edge_shade
+    gone = inside < 0
+    out[gone] = floor[gone]
+    soft = cv2.GaussianBlur((~gone).astype(np.float32), (0, 0), max(0.5, 0.8 / mm_per_px))
+    out = out * soft[..., None] + floor * (1 - soft[..., None])
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _rect(wd: float, ht: float) -> NDArray[np.float64]:
@@ -1547,6 +1610,33 @@ class Scene:
         self._texture = _surface_texture(
             cond.surface, trng, (ch, cw), mmpp, cond.surface_rgb, self.pitch_mm
         )
+        # the board's region (cells framed, plus a margin) in world mm: clutter stays out of it
+        # and the table top extends around it
+        if fit:
+            kr0, kc0, kr1, kc1 = r0 - 1.5, c0 - 1.5, r1 + 1.5, c1 + 1.5
+        else:
+            kr0, kc0 = self.mid[0] - span / 2, self.mid[1] - span / 2
+            kr1, kc1 = self.mid[0] + span / 2, self.mid[1] + span / 2
+        keep_out = (
+            (kc0 - self.mid[1]) * self.pitch_mm,
+            (kr0 - self.mid[0]) * self.pitch_mm,
+            (kc1 - self.mid[1]) * self.pitch_mm,
+            (kr1 - self.mid[0]) * self.pitch_mm,
+        )
+        self._table_rect: tuple[float, float, float, float] | None = None  # canvas-frame mm
+        if cond.table_mm is not None:
+            corners_w = np.array(
+                [
+                    [keep_out[0], keep_out[1]],
+                    [keep_out[2], keep_out[1]],
+                    [keep_out[2], keep_out[3]],
+                    [keep_out[0], keep_out[3]],
+                ]
+            )
+            kc = corners_w @ rot  # world -> canvas frame
+            self._table_rect = _place_table(trng, cond.table_mm, kc.min(axis=0), kc.max(axis=0))
+            self._texture = _with_floor(self._texture, trng, self._table_rect, lo, mmpp)
+        self._rot = rot
         # canvas px -> world: world = rot @ (lo + px * mmpp)
         a = np.array([[mmpp, 0, lo[0]], [0, mmpp, lo[1]], [0, 0, 1]], np.float64)
         r3 = np.eye(3)
@@ -1567,17 +1657,6 @@ class Scene:
         self._wear = _fbm(_seed_rng(self.seed, _T_PALETTE), (64, 64), 6, 3)
         # clutter around the board (outside the framed cells), fixed for the scene
         crng = _seed_rng(self.seed, _T_CLUTTER)
-        if fit:
-            kr0, kc0, kr1, kc1 = r0 - 1.5, c0 - 1.5, r1 + 1.5, c1 + 1.5
-        else:
-            kr0, kc0 = self.mid[0] - span / 2, self.mid[1] - span / 2
-            kr1, kc1 = self.mid[0] + span / 2, self.mid[1] + span / 2
-        keep_out = (
-            (kc0 - self.mid[1]) * self.pitch_mm,
-            (kr0 - self.mid[0]) * self.pitch_mm,
-            (kc1 - self.mid[1]) * self.pitch_mm,
-            (kr1 - self.mid[0]) * self.pitch_mm,
-        )
         view_pts = (hinv @ np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64).T).T
         view_pts = view_pts[:, :2] / view_pts[:, 2:3]
         view = (
@@ -1586,7 +1665,15 @@ class Scene:
             float(view_pts[:, 0].max()),
             float(view_pts[:, 1].max()),
         )
-        self._clutter = _clutter_items(crng, cond.clutter, keep_out, view)
+        self._clutter = _clutter_items(crng, cond.clutter, keep_out, view, self._on_table)
+
+    def _on_table(self, x: float, y: float, margin: float = 0.0) -> bool:
+        """Whether world point ``(x, y)`` mm is on the table top (``margin`` mm inside)."""
+        if self._table_rect is None:
+            return True
+        u, v = np.array([x, y]) @ self._rot
+        x0, y0, x1, y1 = self._table_rect
+        return bool(x0 + margin <= u <= x1 - margin and y0 + margin <= v <= y1 - margin)
 
     # -- per-tile geometry ----------------------------------------------------------------
     def _tile_pose(self, pos: Pos) -> tuple[float, float, float]:
