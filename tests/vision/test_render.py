@@ -485,3 +485,20 @@ def test_command_line_writes_image_and_truth(tmp_path, capsys) -> None:  # type:
     assert data["tiles"] and all({"row", "col", "color", "shape"} <= set(t) for t in data["tiles"])
     assert main(["--size", "10x10", "--out", str(out)]) == 2
     assert "32x32" in capsys.readouterr().err
+
+
+def test_board_lies_on_the_table_and_wide_views_show_its_edge() -> None:
+    for s in range(8):
+        cond = Conditions.sample(np.random.default_rng(s), "hard")
+        scene = Scene(cond, s, size=(320, 240), fit=BOARD)
+        for pos in BOARD:
+            x, y, _ = scene._tile_pose(pos)
+            assert scene._on_table(x, y, margin=16.0), (s, pos)
+    # far camera over a small table: the floor shows around it
+    cond = dataclasses.replace(
+        PRESETS["easy"], tile_px=12.0, table_mm=(900.0, 600.0), surface="white", glare=0.0
+    )
+    r = render(BOARD, cond, 1, size=(640, 480))
+    grey = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2GRAY)
+    assert (grey < 90).mean() > 0.2  # dark floor around the white table
+    assert (grey > 170).mean() > 0.2  # the white table itself
