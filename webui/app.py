@@ -121,6 +121,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(exports_bp)
     _register_optional(app, "webui.calibrate")
 
+    @app.context_processor
+    def _nav() -> dict[str, Any]:
+        return {"has_calibrate": "calibrate" in app.blueprints}
+
     @app.before_request
     def _guard_pin() -> Response | None:
         if request.method not in _MUTATING or pin_ok(st):
