@@ -19,8 +19,9 @@ start of their turn (``serve --demo`` applies them as if a player had pressed th
 rest of the game); at :attr:`DemoSettings.nudge_turn` a hand pushes one tile a fifth of a cell
 off its spot. Lighting drifts slowly throughout (``Conditions.drift``).
 
-To stay within the time budget only a few shots per turn are *rendered*; the other frames repeat
-one of them with fresh sensor noise (cheap), which a real still camera also gives.
+To stay within the time budget only a few shots per turn are *rendered* (four hand poses, one
+still board); the other frames repeat one of them with fresh sensor noise (cheap). A moving hand
+alternates between two poses, so consecutive frames differ as in a real video.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from scorer.model import Board, Pos
 from scorer.moves import random_game
 from scorer.store import decode_event, encode_event
 from vision.observation import Observation
-from vision.render import Bump, Conditions, Hand, Rendered, Scene, truth_observation
+from vision.render import SKIN_TONES, Bump, Conditions, Hand, Rendered, Scene, truth_observation
 
 __all__ = [
     "DemoSettings",
@@ -74,7 +75,6 @@ class DemoSettings:
         fps: frame rate of the video.
         hand_s: seconds a hand is over the table per placing turn.
         still_s: seconds the board stays still after a turn (the tracker needs < 0.5 s).
-        hand_renders: distinct renders of the hand's motion per turn (the rest repeat).
         bump_turn, nudge_turn: event indices after which the table is bumped / a tile nudged
             (``-1``: never).
         bump: the table's displacement at the bump.
@@ -83,6 +83,8 @@ class DemoSettings:
         tile_px: tile width in pixels at the board centre.
         noise_sigma: sensor noise added to repeated frames, 8-bit units (the renderer's own
             noise at exposure 1 is ~1.5).
+        exchange_rate: how often a player exchanges instead of placing
+            (:func:`scorer.moves.random_game`).
     """
 
     seed: int = 2026
@@ -93,7 +95,6 @@ class DemoSettings:
     fps: float = 10.0
     hand_s: float = 0.9
     still_s: float = 1.2
-    hand_renders: int = 2
     bump_turn: int = 17
     nudge_turn: int = 27
     bump: Bump = field(default_factory=lambda: Bump(dx_mm=9.0, dy_mm=-6.0, rot_deg=1.5))
@@ -101,6 +102,7 @@ class DemoSettings:
     drift: float = 0.3
     tile_px: float = 34.0
     noise_sigma: float = 1.5
+    exchange_rate: float = 0.05
 
     def key(self) -> str:
         """A short hash naming this recipe in the cache."""
@@ -153,7 +155,9 @@ class Script:
 
 def demo_game(settings: DemoSettings = DemoSettings()) -> Game:
     """The demo's game: :func:`scorer.moves.random_game` with the settings' seed and names."""
-    g = random_game(settings.seed, settings.players, turns=settings.turns)
+    g = random_game(
+        settings.seed, settings.players, turns=settings.turns, exchange_rate=settings.exchange_rate
+    )
     return replace(g, players=tuple(settings.names[: settings.players]))
 
 
@@ -168,6 +172,7 @@ def script_game(game: Game, settings: DemoSettings = DemoSettings()) -> Script:
     render_id = 0
 
     def add(n: int, board: Board, hands: tuple[Hand, ...], **kw: Any) -> None:
+        """``n`` frames repeating one render."""
         nonlocal render_id
         for k in range(max(1, n)):
             i = len(shots)
@@ -175,9 +180,20 @@ def script_game(game: Game, settings: DemoSettings = DemoSettings()) -> Script:
             shots.append(Shot(i, i / fps, board, hands, bump, dict(nudges), render_id, **extra))
         render_id += 1
 
+    def wave(n: int, views: list[tuple[Board, tuple[Hand, ...]]]) -> None:
+        """``n`` frames alternating between the renders of ``views``: a hand that keeps
+        moving (every frame differs from the previous one, as in a real video)."""
+        nonlocal render_id
+        first = render_id
+        render_id += len(views)
+        for k in range(max(1, n)):
+            i = len(shots)
+            v = k % len(views)
+            b, hands = views[v]
+            shots.append(Shot(i, i / fps, b, hands, bump, dict(nudges), first + v))
+
     n_still = max(1, round(settings.still_s * fps))
-    n_hand = max(settings.hand_renders, round(settings.hand_s * fps))
-    per_render = max(1, n_hand // settings.hand_renders)
+    n_hand = max(2, round(settings.hand_s * fps))
     add(n_still, board, ())  # the empty (or setup) table
     for k, ev in enumerate(game.events):
         if isinstance(ev, Place):
@@ -186,16 +202,16 @@ def script_game(game: Game, settings: DemoSettings = DemoSettings()) -> Script:
             cols = [p.col for p in ev.tiles.positions]
             target = (float(np.mean(rows)), float(np.mean(cols)))
             from_deg = float(rng.uniform(0, 360))
-            base = Hand.random(rng, after)
-            for j in range(settings.hand_renders):
-                # fingertips travel in from 3 cells away, tiles appear under the hand halfway
-                frac = (j + 1) / settings.hand_renders
-                away = 3.0 * (1.0 - frac) if j < settings.hand_renders - 1 else 1.5
-                rad = np.radians(from_deg)
-                tgt = (target[0] + away * np.sin(rad), target[1] + away * np.cos(rad))
-                hand = replace(base, target=tgt, from_deg=from_deg, height_mm=40.0)
-                shown = after if j >= settings.hand_renders // 2 else board
-                add(per_render, shown, (hand,))
+            base = _hand(rng)
+
+            def hand_at(away: float, base: Hand = base, deg: float = from_deg) -> tuple[Hand, ...]:
+                rad = float(np.radians(deg))
+                tgt = (target[0] + away * np.sin(rad), target[1] + away * np.cos(rad))  # noqa: B023
+                return (replace(base, target=tgt, from_deg=deg, height_mm=40.0),)
+
+            # the hand comes in (3 -> 1 cells from the spot), lays the tiles, goes back out
+            wave(n_hand // 2, [(board, hand_at(3.0)), (board, hand_at(1.0))])
+            wave(n_hand - n_hand // 2, [(after, hand_at(0.3)), (after, hand_at(2.0))])
             board = after
             add(n_still, board, (), settles=k)
         else:
@@ -209,11 +225,27 @@ def script_game(game: Game, settings: DemoSettings = DemoSettings()) -> Script:
         if k == settings.nudge_turn and board:
             cells = sorted(board)
             pos = cells[int(rng.integers(len(cells)))]
-            hand = Hand((pos.row + 0.1, pos.col), from_deg=90.0, height_mm=20.0)
-            add(per_render, board, (hand,))
+            near = (Hand((pos.row + 0.1, pos.col), from_deg=90.0, height_mm=20.0),)
+            far = (Hand((pos.row + 1.5, pos.col), from_deg=90.0, height_mm=30.0),)
+            wave(n_hand // 2, [(board, near), (board, far)])
             nudges[pos] = (settings.nudge_cells, -settings.nudge_cells / 2)
+            wave(n_hand // 2, [(board, near), (board, far)])
             add(n_still, board, ())
     return Script(game, tuple(shots), fps)
+
+
+def _hand(rng: np.random.Generator) -> Hand:
+    """A hand with a skin tone from the renderer's table and a random sleeve (our own draw,
+    so the script does not change when the renderer's ``Hand.random`` does)."""
+    skin = SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
+    sleeve = tuple(int(v) for v in rng.integers(15, 240, size=3))
+    return Hand(
+        target=(0.0, 0.0),
+        skin_rgb=skin,
+        sleeve_rgb=(sleeve[0], sleeve[1], sleeve[2]),
+        spread_deg=float(rng.uniform(2, 16)),
+        curl=float(rng.uniform(0, 1)),
+    )
 
 
 class _NudgeScene(Scene):

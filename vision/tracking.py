@@ -5,7 +5,7 @@ pixels (observations built from the renderer's truth or by hand) and end-to-end 
 detector. Per observation:
 
 1. **Gate.** An observation with hands over the board (``occluded_fraction`` above
-   :attr:`TrackerSettings.max_occluded`, or any ``unseen`` cell), with motion (the caller's pixel
+   :attr:`TrackerSettings.max_occluded`, or ``unseen`` cells), with motion (the caller's pixel
    motion score, or tile centres that moved more than :attr:`TrackerSettings.max_shift_pitch`
    of a cell since the previous observation), or with too few of the committed tiles in view,
    breaks the current *run*: nothing is committed while hands are over the table.
@@ -74,10 +74,15 @@ class TrackerSettings:
         max_occluded: an observation with more than this share of the board's tile tops
             covered is gated out (hands). 0.02: a fingertip resting on one tile of a 50-tile
             board; anything larger is a hand in the picture.
-        max_motion: gate when the caller's pixel motion score (mean absolute frame difference,
-            0..255, see :mod:`vision.live`) exceeds this. 4.0 is well above sensor noise and
-            light drift (< 1.5 on the renderer's and on webcam footage), well below a hand
-            entering (> 8).
+        max_unseen: an observation with more ``unseen`` cells than this is gated out (hands).
+            1: the detector flags a single cell at the board's edge now and then on still
+            frames (shadows, table texture; measured on rendered videos 2026-11-21), while a
+            hand covers several cells.
+        max_motion: gate when the caller's pixel motion score (mean absolute difference of
+            consecutive 160 px grey thumbnails, 0..255, see :mod:`vision.live`) exceeds this.
+            1.0: measured on rendered game videos (tests/vision, 2026-11-21), sensor noise and
+            light drift give 0.15-0.2, laying a tile 0.4-0.5, a hand moving over the table 1.2-6,
+            a bumped table 7.
         max_shift_pitch: gate when the median tile centre moved more than this fraction of a
             cell pitch since the previous observation (a bump in progress). 0.15 cells.
         min_present: gate an observation showing fewer than this share of the confirmed tiles
@@ -103,7 +108,8 @@ class TrackerSettings:
     settle_frames: int = 4
     settle_s: float = 0.25
     max_occluded: float = 0.02
-    max_motion: float = 4.0
+    max_unseen: int = 1
+    max_motion: float = 1.0
     max_shift_pitch: float = 0.15
     min_present: float = 0.6
     min_confidence: float = 0.2
@@ -459,7 +465,7 @@ class Tracker:
     # -- gating -------------------------------------------------------------------------------
     def _gate(self, obs: Observation, motion: float | None) -> str:
         s = self.settings
-        if obs.occluded_fraction > s.max_occluded or obs.unseen:
+        if obs.occluded_fraction > s.max_occluded or len(obs.unseen) > s.max_unseen:
             return "hands"
         if motion is not None and motion > s.max_motion:
             return "motion"

@@ -86,7 +86,7 @@ class Feeder:
     def turn(self, before: Board, after: Board, still: int = 6, **kw: object) -> list[TrackerEvent]:
         """Hands over the table (tiles appear under them), then the board stays still."""
         self.feed(obs(before, occluded=0.3, **kw))  # type: ignore[arg-type]
-        self.feed(obs(after, occluded=0.2, unseen=[Pos(0, 0)], **kw))  # type: ignore[arg-type]
+        self.feed(obs(after, unseen=[Pos(0, 0), Pos(5, 5)], **kw))  # type: ignore[arg-type]
         return self.feed(obs(after, **kw), still)  # type: ignore[arg-type]
 
 
@@ -137,7 +137,7 @@ def test_nothing_is_committed_while_hands_are_over_the_table() -> None:
     # tiles appear and change under a hand for a long time: never committed
     for k in range(30):
         f.feed(obs(b1 if k % 2 else Board.from_ascii("Rs"), occluded=0.1))
-    f.feed(obs(b1, unseen=[Pos(0, 1)]), 10)  # a covered cell gates too
+    f.feed(obs(b1, unseen=[Pos(0, 1), Pos(0, 2)]), 10)  # covered cells gate too
     f.feed(obs(b1), 10, motion=12.0)  # pixel motion above the threshold
     assert sink.game().events == ()
     assert f.tracker.status == "moving"

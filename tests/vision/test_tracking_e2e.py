@@ -1,0 +1,253 @@
+"""End to end: rendered games (hands reaching in, a bump, light drift, a nudged tile) through
+the real decoder, detector, tracker and store; ``tabletally replay``; reliability (bad frames,
+``kill -9`` mid-game then restart)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.game import Game, Place, replay
+from scorer.record import load_record
+from scorer.store import GameStore
+from vision.demo import (
+    DemoSettings,
+    DemoVideo,
+    demo_game,
+    ensure_demo_video,
+    script_game,
+    truth_observations,
+)
+from vision.live import LiveSession
+from vision.sources import SourceSettings
+from vision.tracking import MemorySink, Tracker
+from webui.cli import main as cli_main
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLETALLY = [sys.executable, "-m", "webui.cli"]
+
+#: A short game that exercises everything: 7 turns, 2 players, no exchange (a replay of a
+#: video cannot know about exchanges; those are tested through the UI path below), a bump
+#: after turn 2 and a nudged tile after turn 4, hands on every move, light drift.
+SMALL = DemoSettings(
+    seed=8, players=2, turns=7, size=(640, 360), bump_turn=2, nudge_turn=4, still_s=1.0,
+    exchange_rate=0.0,
+)  # fmt: skip
+#: The same kind with an exchange entered in the UI mid-game (seed 13: at turn 5).
+WITH_EXCHANGE = DemoSettings(
+    seed=13, players=2, turns=7, size=(640, 360), bump_turn=3, nudge_turn=1, still_s=1.0
+)
+
+
+@pytest.fixture(scope="module")
+def small_video(tmp_path_factory: pytest.TempPathFactory) -> DemoVideo:
+    return ensure_demo_video(tmp_path_factory.mktemp("demo"), SMALL, progress=False)
+
+
+def _env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    return dict(os.environ, PYTHONPATH=path)
+
+
+def test_demo_script_has_hands_a_bump_a_nudge_and_drift() -> None:
+    game = demo_game(SMALL)
+    script = script_game(game, SMALL)
+    assert len(game.events) == 7 and all(isinstance(e, Place) for e in game.events)
+    assert sum(1 for s in script.shots if s.hands) >= 2 * 7  # hands reach in on every move
+    bumps = {s.bump for s in script.shots}
+    assert len(bumps) == 3  # none, halfway, bumped
+    assert any(s.nudges for s in script.shots) and not script.shots[0].nudges
+    assert script.renders < len(script.shots) / 2  # repeats keep rendering cheap
+    assert [s.settles for s in script.shots if s.settles is not None] == list(range(7))
+
+
+def test_truth_observations_of_a_rendered_game_track_exactly() -> None:
+    settings = WITH_EXCHANGE
+    game = demo_game(settings)
+    sink = MemorySink(Game(players=game.players))
+    tracker = Tracker(sink, first_player=game.events[0].player)
+    moves = 0
+    for shot, obs in truth_observations(script_game(game, settings), settings):
+        if shot.ui_event is not None:
+            sink.append(shot.ui_event, frame=shot.index)
+        moves += sum(e.kind == "move" for e in tracker.feed(obs, frame_index=shot.index, t=shot.t))
+    assert sink.game().events == game.events
+    assert moves == sum(isinstance(e, Place) for e in game.events)
+
+
+def test_replay_cli_on_a_rendered_video(small_video: DemoVideo, tmp_path: Path) -> None:
+    """Real video decoding and the real detector: every move exact, with points."""
+    out = tmp_path / "game.json"
+    first = small_video.game.events[0].player + 1
+    proc = subprocess.run(
+        [*TABLETALLY, "replay", str(small_video.video), "--names", "Ann,Ben",
+         "--first", str(first), "--json", "--record", str(out)],
+        capture_output=True, text=True, env=_env(), timeout=240,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    want = replay(small_video.game)
+    assert doc["players"] == ["Ann", "Ben"]
+    assert [t["kind"] for t in doc["turns"]] == ["place"] * 7
+    assert [t["points"] for t in doc["turns"]] == [t.points for t in want.turns]
+    assert doc["totals"] == want.totals
+    frames = [t["frame"] for t in doc["turns"]]
+    assert frames == sorted(frames) and all(isinstance(f, int) for f in frames)
+    # each move committed within 1 s of media time after its board settled
+    for k, f in enumerate(frames):
+        assert 0 <= (f - small_video.settle_frames[k]) / small_video.fps <= 1.0
+    recorded = load_record(out)
+    assert recorded.players == ("Ann", "Ben")
+    assert replay(recorded).totals == want.totals
+
+
+def test_replay_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["replay", str(tmp_path / "missing.mp4")]) == 2
+    err = capsys.readouterr().err
+    assert "missing.mp4" in err and err.count("\n") == 1
+    assert cli_main(["replay", str(tmp_path), "--players", "9"]) == 2
+    assert "--players 9" in capsys.readouterr().err
+    assert cli_main(["replay", "http://127.0.0.1:9/video"]) == 2
+    assert "video file or a folder" in capsys.readouterr().err
+
+
+def test_stills_folder_with_corrupt_black_and_overexposed_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One photo per turn (``--stills``), with broken files in between: skipped, counted,
+    and the game is still right."""
+    settings = DemoSettings(seed=3, players=2, turns=6, size=(640, 360), exchange_rate=0.0,
+                            bump_turn=-1, nudge_turn=-1)  # fmt: skip
+    game = demo_game(settings)
+    from vision.demo import make_scene
+
+    scene = make_scene(script_game(game, settings), settings)
+    board = game.setup
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for k, ev in enumerate(game.events):
+        assert isinstance(ev, Place)
+        board = board.with_tiles(ev.tiles.tiles)
+        image = scene.frame(board, t=float(k)).image_bgr
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        (folder / f"turn_{k:02d}.jpg").write_bytes(buf.tobytes())
+        if k == 1:
+            (folder / f"turn_{k:02d}b.jpg").write_bytes(buf.tobytes()[: len(buf) // 3])
+        if k == 2:
+            cv2.imwrite(str(folder / f"turn_{k:02d}b.png"), np.zeros_like(image))
+        if k == 3:
+            cv2.imwrite(str(folder / f"turn_{k:02d}b.png"), np.full_like(image, 255))
+    first = game.events[0].player + 1
+    code = cli_main(["replay", str(folder), "--stills", "--players", "2", "--first", str(first),
+                     "--quiet"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "truncated 1" in out and "black 1" in out and "overexposed 1" in out
+    want = replay(game).totals
+    assert f"totals: Player 1 {want[0]}, Player 2 {want[1]}" in out
+
+
+_REPLAY_DB = """
+import sys
+from webui.cli import main
+sys.exit(main(["replay", sys.argv[1], "--db", sys.argv[2], "--players", "2",
+               "--first", sys.argv[3], "--quiet", "--json"]))
+"""
+
+
+def test_kill_9_during_replay_then_restart_loses_and_duplicates_nothing(
+    small_video: DemoVideo, tmp_path: Path
+) -> None:
+    db = tmp_path / "games.db"
+    first = str(small_video.game.events[0].player + 1)
+    args = [sys.executable, "-c", _REPLAY_DB, str(small_video.video), str(db), first]
+    proc = subprocess.Popen(args, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # wait until a few moves are stored, then SIGKILL at once
+    deadline = time.monotonic() + 180
+    n = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=5) as con:
+                    n = con.execute("SELECT COUNT(*) FROM log").fetchone()[0]
+            except sqlite3.Error:
+                n = 0
+            if n >= 3:
+                break
+        time.sleep(0.05)
+    assert proc.poll() is None, "replay finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    with GameStore(db) as store:
+        (info,) = store.list_games()
+        before = store.game(info.id).events
+    assert len(before) >= 3
+    # restart: the same command resumes the game where it was
+    done = subprocess.run(args, env=_env(), capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    with GameStore(db) as store:
+        (info,) = store.list_games()  # resumed, not a second game
+        events = store.game(info.id).events
+        keys = [e.key for e in store.log(info.id)]
+    assert events[: len(before)] == before  # nothing lost
+    assert len(keys) == len(set(keys))  # nothing stored twice
+    assert events == small_video.game.events, (before, events)
+    assert json.loads(done.stdout)["totals"] == replay(small_video.game).totals
+
+
+@pytest.fixture
+def exchange_video(tmp_path_factory: pytest.TempPathFactory) -> DemoVideo:
+    return ensure_demo_video(tmp_path_factory.mktemp("demo-x"), WITH_EXCHANGE, progress=False)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    s = GameStore(tmp_path / "games.db")
+    yield s
+    s.close()
+
+
+def test_live_session_tracks_into_the_store_with_ui_exchanges(
+    exchange_video: DemoVideo, store: GameStore
+) -> None:
+    game = exchange_video.game
+    gid = store.create_game(game.players)
+    ui: dict[int, list] = {}
+    for frame, (_, ev) in exchange_video.ui_events.items():
+        ui.setdefault(frame, []).append(ev)
+    seen = []
+    frames: list[bytes] = []
+    session = LiveSession(
+        store, gid, exchange_video.video, first_player=game.events[0].player, ui_events=ui,
+        source_settings=SourceSettings(realtime=False),
+    )  # fmt: skip
+    session.add_listener(seen.append)
+    session.add_frame_listener(frames.append)
+    assert session.health()["state"] == "starting"
+    session.start()
+    assert session.wait(timeout=240)
+    health = session.health()
+    session.stop()
+    assert health["state"] == "ended" and health["frames"] > 100 and health["fps"] >= 0
+    got = store.game(gid)
+    assert got.events == game.events  # exact, including the exchange's turn order
+    assert [e.source for e in store.log(gid)].count("ui") == len(exchange_video.ui_events)
+    moves = [e for e in seen if e.kind == "move"]
+    assert len(moves) == sum(isinstance(e, Place) for e in game.events)
+    for ev in moves:  # an annotated snapshot of every settled move, next to the DB
+        path = store.snapshot_path(gid, ev.index)
+        assert path.read_bytes()[:2] == b"\xff\xd8"
+    assert frames and frames[-1][:2] == b"\xff\xd8" and session.latest_jpeg is not None
