@@ -178,6 +178,8 @@ class Conditions:
             from the focus plane through the board centre (matters in oblique views).
         clutter: number of everyday objects on the table around the board (score pad and
             pencil, cup, the tile bag, dice, coins).
+        shade: darkness 0..1 of a large soft shadow across part of the frame (someone leaning
+            over the table, a lamp shade); 1 leaves a quarter of the light in it.
         table_mm: the table top's size ``(long, short)`` in millimetres, its long side along
             the wood grain; beyond its edges the (far, dark, blurred) floor shows in wide or
             oblique views. ``None`` = a table larger than any view.
@@ -230,6 +232,7 @@ class Conditions:
     auto_exposure: float = 0.0
     awb: float = 0.0
     table_mm: tuple[float, float] | None = (1600.0, 900.0)
+    shade: float = 0.0
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -315,6 +318,7 @@ class Conditions:
             auto_exposure=float(u(0, 0.8 * k)),
             awb=float(u(0, 0.4 * k)) if rng.random() < 0.6 else 0.0,
             table_mm=(float(u(1000, 2200)), float(u(700, 1000))),
+            shade=float(u(0, 0.7 * k)) if rng.random() < 0.35 else 0.0,
         )
 
 
@@ -1654,6 +1658,11 @@ class Scene:
         self._drift_phase = float(lrng.uniform(0, 2 * np.pi))
         self._drift_period = float(lrng.uniform(20, 90))
         self._blob = _fbm(lrng, (max(h // 16, 4), max(w // 16, 4)), max(min(w, h) / 64, 2), 2)
+        # a big soft shadow (someone leaning over, a lamp shade): a wavy edge across the frame
+        self._shade_angle = float(lrng.uniform(0, 2 * np.pi))
+        self._shade_offset = float(lrng.uniform(-0.5, 0.3))
+        self._shade_soft = float(lrng.uniform(0.03, 0.25))
+        self._shade_wave = lrng.uniform(-1, 1, size=3)
         self._wear = _fbm(_seed_rng(self.seed, _T_PALETTE), (64, 64), 6, 3)
         # clutter around the board (outside the framed cells), fixed for the scene
         crng = _seed_rng(self.seed, _T_CLUTTER)
@@ -2221,6 +2230,14 @@ class Scene:
         field_ = np.maximum(field_, 0.05)
         rr = nx * nx * 0.5 + ny * ny * 0.5
         field_ = field_ * (1 - cond.vignette * rr)
+        if cond.shade > 0:
+            ca, sa = math.cos(self._shade_angle), math.sin(self._shade_angle)
+            along = -sa * nx + ca * ny
+            wave = sum(
+                0.08 * a * np.sin((k + 1) * 2.2 * along + k) for k, a in enumerate(self._shade_wave)
+            )
+            d = ca * nx + sa * ny - self._shade_offset + wave
+            field_ = field_ * (1 - cond.shade * 0.75 / (1 + np.exp(-d / self._shade_soft)))
         exposure = cond.exposure
         if cond.drift > 0:
             exposure *= 1 + 0.3 * cond.drift * math.sin(

@@ -502,3 +502,12 @@ def test_board_lies_on_the_table_and_wide_views_show_its_edge() -> None:
     grey = cv2.cvtColor(r.image_bgr, cv2.COLOR_BGR2GRAY)
     assert (grey < 90).mean() > 0.2  # dark floor around the white table
     assert (grey > 170).mean() > 0.2  # the white table itself
+
+
+def test_large_soft_shadow_darkens_part_of_the_frame() -> None:
+    base = dataclasses.replace(PRESETS["easy"], surface="white", glare=0.0, gradient=0.0)
+    lit = cv2.cvtColor(render(BOARD, base, 5, size=(320, 240)).image_bgr, cv2.COLOR_BGR2GRAY)
+    shaded = render(BOARD, dataclasses.replace(base, shade=1.0), 5, size=(320, 240)).image_bgr
+    ratio = cv2.cvtColor(shaded, cv2.COLOR_BGR2GRAY).astype(float) / np.maximum(lit, 1)
+    assert np.percentile(ratio, 10) < 0.6  # deep in the shadow
+    assert np.percentile(ratio, 95) > 0.85  # and light outside it
