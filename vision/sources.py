@@ -293,6 +293,12 @@ class FrameSource:
         self._recent: deque[float] = deque(maxlen=60)
         self._ended = False
 
+    @property
+    def origin(self) -> float:
+        """``time.monotonic()`` at which media time 0 is played when ``realtime`` pacing is on
+        (and from which live sources count their ``Frame.t``)."""
+        return self._t0
+
     # -- lifecycle ----------------------------------------------------------------------------
     def start(self) -> FrameSource:
         """Start the reader thread (idempotent); returns ``self``."""
