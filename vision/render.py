@@ -54,6 +54,7 @@ __all__ = [
     "GOLDEN_DIR",
     "HIDDEN_COVER",
     "PRESETS",
+    "SKIN_TONES",
     "SURFACES",
     "TILE_MM",
     "Bump",
