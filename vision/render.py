@@ -248,6 +248,37 @@ class Conditions:
             raise ValueError(f"fov_deg must be in [10, 120], got {self.fov_deg}")
         if self.exposure <= 0:
             raise ValueError(f"exposure must be > 0, got {self.exposure}")
+        for name in (
+            "blur_px",
+            "motion_px",
+            "noise",
+            "gap",
+            "glare",
+            "glare_size",
+            "shadow",
+            "tile_offset",
+            "wear",
+            "drift",
+            "dof_px",
+            "chroma_px",
+            "sharpen",
+            "saturation",
+            "bump_mm",
+            "bump_deg",
+        ):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        for name in ("auto_exposure", "awb", "shade", "wb_correction", "gradient", "vignette"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if not 0.0 <= self.tile_rot_deg <= 45.0:
+            raise ValueError(f"tile_rot_deg must be in [0, 45], got {self.tile_rot_deg}")
+        if self.hands < 0 or self.clutter < 0 or self.glare_spots < 0:
+            raise ValueError("hands, clutter and glare_spots must be >= 0")
+        if not 500.0 <= self.kelvin <= 40000.0:
+            raise ValueError(f"kelvin must be in [500, 40000], got {self.kelvin}")
+        if self.table_mm is not None and min(self.table_mm) <= 0:
+            raise ValueError(f"table_mm must be positive, got {self.table_mm}")
 
     @classmethod
     def sample(

@@ -237,6 +237,15 @@ def test_bad_conditions_are_rejected() -> None:
         Conditions(tilt_deg=80)
     with pytest.raises(ValueError, match="size"):
         render(BOARD, PRESETS["easy"], 0, size=(10, 10))
+    with pytest.raises(ValueError, match="blur_px"):
+        Conditions(blur_px=-1.0)
+    with pytest.raises(ValueError, match="awb"):
+        Conditions(awb=2.0)
+    with pytest.raises(ValueError, match="kelvin"):
+        Conditions(kelvin=100.0)
+    for s in range(200):  # every sampled condition is valid
+        for difficulty in ("easy", "medium", "hard"):
+            Conditions.sample(np.random.default_rng(s), difficulty)  # type: ignore[arg-type]
 
 
 def test_scene_keeps_tiles_still_and_bump_moves_them() -> None:
