@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import time
 from typing import Any
@@ -86,6 +87,8 @@ def main(argv: list[str]) -> dict[str, Any]:
     wall, cpu = _time(lambda k: Scene(PRESETS["easy"], k, size=(1920, 1080), span=14), repeats)
     results["scene_setup_1920x1080_s"] = {"wall": round(wall, 3), "cpu": round(cpu, 3)}
     results["load_1min_after"] = round(os.getloadavg()[0], 2)
+    # ru_maxrss is in KiB on Linux: the peak over the run (the 12 MP renders dominate)
+    results["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     return results
 
 
