@@ -45,6 +45,11 @@ class ColourSettings:
         max_wb_gain: white-balance gains are clamped to ``[1/max, max]``; tungsten light
             (2700 K) against D65 needs about 2x on blue relative to red, so 3 covers the
             range from candle-warm to overcast-cool light.
+        body_subtract: share of the tile body's linear colour subtracted from its symbol's.
+            Glare adds the light's colour to both, but the printed symbols are less glossy
+            than the body paint and get less of it; a full subtraction then over-corrects and
+            turns hues (orange to red). Half is the middle of the range measured on rendered
+            glare scenes (0.4-0.7 read all glare scenes right).
         lightness_weight: weight of the L* difference relative to a*/b* in Delta E; lightness
             is the least reliable coordinate (exposure, shading, glare) but is needed to tell
             white from yellow or grey.
@@ -58,6 +63,7 @@ class ColourSettings:
     """
 
     max_wb_gain: float = 3.0
+    body_subtract: float = 0.5
     lightness_weight: float = 0.35
     em_iterations: int = 3
     adapt_prior_tiles: float = 6.0
@@ -124,10 +130,10 @@ def classify_colours(
     Args:
         symbol_rgb: ``(N, 3)`` mean sRGB of each symbol's inner pixels, 0..255 (R, G, B order).
         body_rgb: ``(N, 3)`` sRGB of each symbol's tile body (its margin), or None to skip
-            white balance. In linear RGB the body is subtracted from its symbol: glare (the
-            illuminant's specular reflection) adds the same light to both, and black paint's
-            own reflectance is small and neutral, so the difference is the symbol's diffuse
-            colour under the scene's light.
+            white balance. In linear RGB part of the body (``body_subtract``) is taken from
+            its symbol: glare (the illuminant's specular reflection) adds light to both, and
+            black paint's own reflectance is small and neutral, so the difference is close to
+            the symbol's diffuse colour under the scene's light.
         palette: the names and references (``palette.rgb``).
         settings: thresholds.
 
@@ -141,7 +147,7 @@ def classify_colours(
     if body_rgb is not None and len(body_rgb):
         body = linear_from_srgb(np.asarray(body_rgb, np.float64).reshape(-1, 3) / 255.0)
         if len(body) == len(sym):
-            sym = np.maximum(sym - body, 1e-4)
+            sym = np.maximum(sym - settings.body_subtract * body, 1e-4)
         med = np.median(body, axis=0)
         if np.all(med > 1e-5):
             wb = np.clip(med.mean() / med, 1.0 / settings.max_wb_gain, settings.max_wb_gain)
