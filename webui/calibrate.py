@@ -28,6 +28,8 @@ Endpoints (errors are JSON ``{"error", "message"}`` with a 4xx status):
   "table_mm": [w, h]?, "tile_mm": p?}`` (four corners clicked clockwise from top-left), or
   multipart ``image`` (+ ``table_w_mm``, ``table_h_mm``, ``tile_mm``) with the four ArUco
   markers: writes the table homography into the profile.
+- ``GET  /calibrate/camera.jpg`` — the live camera's latest raw frame (when the live feed
+  exposes ``latest_frame_bgr``), to calibrate from the camera instead of an uploaded photo.
 - ``GET  /calibrate/markers.pdf`` — the printable marker sheet.
 
 The profile file is ``app.config["TABLETALLY_PROFILE"]`` when set, else ``profile.json`` next to
@@ -433,6 +435,28 @@ def api_geometry() -> Response:
     except ProfileError as e:
         raise _Error(500, "cannot_save", str(e)) from None
     return jsonify({"saved": str(profile_path()), "geometry": geo.to_json()})
+
+
+@bp.get("/camera.jpg")
+def camera_frame() -> Response:
+    """The live camera's latest *raw* frame as JPEG (no overlay: colours untouched), for
+    calibrating from the camera itself. Needs the live feed to expose ``latest_frame_bgr``
+    (an ``(H, W, 3) uint8`` array, or a callable returning one); 404 JSON otherwise."""
+    st = current_app.extensions.get("tabletally")
+    live = getattr(st, "live", None)
+    frame = getattr(live, "latest_frame_bgr", None) if live is not None else None
+    if callable(frame):
+        frame = frame()
+    if frame is None:
+        raise _Error(404, "no_camera_frame",
+                     "no raw camera frame available: choose a photo instead")
+    ok, buf = cv2.imencode(".jpg", np.asarray(frame, dtype=np.uint8),
+                           [cv2.IMWRITE_JPEG_QUALITY, 95])
+    if not ok:
+        raise _Error(500, "encode_failed", "could not encode the camera frame")
+    resp = Response(buf.tobytes(), mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.get("/markers.pdf")

@@ -129,6 +129,20 @@
     if (e.target.files && e.target.files[0]) loadPhoto(e.target.files[0]);
   });
 
+  if ($("grab")) {
+    $("grab").addEventListener("click", async function () {
+      try {
+        const r = await fetch(root.dataset.frame, { credentials: "same-origin" });
+        if (!r.ok) {
+          let msg = "HTTP " + r.status;
+          try { msg = (await r.json()).message || msg; } catch (e) { /* not JSON */ }
+          throw new Error(msg);
+        }
+        loadPhoto(await r.blob());
+      } catch (err) { say(err.message, true); }
+    });
+  }
+
   $("learn").addEventListener("click", async function () {
     if (!need()) return;
     say("Learning colours…");
