@@ -31,8 +31,15 @@ def scene_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     text.write_text("not an image", encoding="utf-8")
     corrupt = d / "corrupt.jpg"
     corrupt.write_bytes(data[:200] + bytes(range(256)) * 40 + data[-2:])
-    return {"good": good, "png": png, "trunc": trunc, "empty": empty, "text": text,
-            "corrupt": corrupt, "n": Path(str(sum(t.visible for t in r.truth)))}
+    return {
+        "good": good,
+        "png": png,
+        "trunc": trunc,
+        "empty": empty,
+        "text": text,
+        "corrupt": corrupt,
+        "n": Path(str(sum(t.visible for t in r.truth))),
+    }
 
 
 def test_json_output_in_argument_order(
@@ -93,12 +100,20 @@ def test_profile_palette_and_bad_profile(
     scene_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     prof = tmp_path / "white.json"
-    prof.write_text(json.dumps({"palette": ["red", "orange", "yellow", "green", "blue",
-                                            "white"]}), encoding="utf-8")
+    prof.write_text(
+        json.dumps({"palette": ["red", "orange", "yellow", "green", "blue", "white"]}),
+        encoding="utf-8",
+    )
     assert main(["detect", str(scene_files["good"]), "--profile", str(prof), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert {t["color"] for t in out[0]["tiles"]} <= {"red", "orange", "yellow", "green", "blue",
-                                                     "white"}
+    assert {t["color"] for t in out[0]["tiles"]} <= {
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "blue",
+        "white",
+    }
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     assert main(["detect", str(scene_files["good"]), "--profile", str(bad)]) == 2

@@ -1,0 +1,77 @@
+"""Golden rendered scenes named for what they stress (issue 3): rates per condition.
+
+Each condition renders two fixed boards with fixed seeds through :mod:`vision.render` and
+checks recall, precision, colour+shape identity and cell agreement against the truth, with
+tolerances. The floors are what the detector reliably reaches on these scenes (measured
+2026-11-21, see docs/benchmarks.md); the issue's targets (99.5 %) are tracked by
+``benchmarks/bench_vision.py`` on many more scenes, not here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detect import detect
+from vision.evaluate import DetectionScore, random_board, score_detection
+from vision.render import PRESETS, render
+
+#: condition -> (min recall, min precision, min identity)
+FLOORS: dict[str, tuple[float, float, float]] = {
+    "glare": (0.90, 0.98, 0.93),
+    "dim": (0.93, 0.98, 0.95),
+    "warm": (0.95, 0.98, 0.97),
+    "cool": (0.95, 0.98, 0.97),
+    "oblique": (0.95, 0.98, 0.95),
+    "patterned_cloth": (0.95, 0.98, 0.97),
+    "dark_table": (0.95, 0.98, 0.97),
+    "tiny_tiles": (0.85, 0.98, 0.85),
+    "hand": (0.85, 0.98, 0.95),
+    "printed_grid": (0.95, 0.98, 0.97),
+}
+
+
+def _score(name: str) -> tuple[DetectionScore, list]:  # type: ignore[type-arg]
+    total = DetectionScore()
+    obs_list = []
+    for seed in (1, 2):
+        board = random_board(np.random.default_rng(100 + seed), 24)
+        r = render(board, PRESETS[name], seed=seed)
+        obs = detect(r.image_bgr)
+        total = total + score_detection(obs, r.truth, r.pitch_px)
+        obs_list.append((obs, r))
+    return total, obs_list
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_condition_rates(name: str) -> None:
+    sc, _ = _score(name)
+    recall, precision, identity = FLOORS[name]
+    detail = f"{name}: {sc.summary()} confusions={dict(sc.confusions)}"
+    assert sc.recall >= recall, detail
+    assert sc.precision >= precision, detail
+    assert sc.identity >= identity, detail
+    assert sc.cells >= 0.97, detail
+
+
+def test_hand_covered_tiles_are_unseen_not_guessed() -> None:
+    _, runs = _score("hand")
+    hidden_total = 0
+    flagged = 0
+    for obs, r in runs:
+        hidden = {t.pos for t in r.truth if not t.visible}
+        hidden_total += len(hidden)
+        assert 0.0 <= obs.occluded_fraction <= 1.0
+        flagged += int(len(obs.unseen) >= 1 and obs.occluded_fraction > 0.0)
+        # no tile is reported where the truth says it is hidden unless it is read right
+        truth = {t.center_xy: t for t in r.truth}
+        centres = np.array(list(truth))
+        for t in obs.tiles:
+            j = int(np.argmin(np.hypot(*(centres - t.center_xy).T)))
+            tt = truth[tuple(centres[j])]
+            if not tt.visible:
+                assert tt.tile == t.tile
+    assert hidden_total >= 1  # the scenes do hide something
+    # the arm over the first board is seen; the second hides all but two tiles, leaving too
+    # little table around them to learn the table's look from (a known limit)
+    assert flagged >= 1
