@@ -1316,27 +1316,24 @@ def _with_floor(
     origin at ``lo``) replaced by a far, dark, defocused floor and a thin edge band."""
     h, w = texture.shape[:2]
     u0, v0, u1, v1 = rect
-    xs = lo[0] + (np.arange(w) + 0.5) * mm_per_px
-    ys = lo[1] + (np.arange(h) + 0.5) * mm_per_px
+    xs = (lo[0] + (np.arange(w) + 0.5) * mm_per_px).astype(np.float32)
+    ys = (lo[1] + (np.arange(h) + 0.5) * mm_per_px).astype(np.float32)
     du = np.minimum(xs - u0, u1 - xs)  # distance inside the table along each axis (mm)
     dv = np.minimum(ys - v0, v1 - ys)
-    inside = np.minimum(dv[:, None], du[None, :])  # < 0 outside
-    if inside.min() >= 0:
-        return texture
-    floor_rgb = [(58, 50, 44), (40, 40, 44), (96, 84, 70), (30, 26, 24)][int(rng.integers(4))]
-    floor = np.empty((h, w, 3), np.float32)
-    floor[:] = np.array(floor_rgb[::-1], np.float32)
-    floor *= (1 + 0.25 * _fbm(rng, (h, w), 80 / mm_per_px, 3))[..., None]
-    floor = cv2.GaussianBlur(floor, (0, 0), max(1.0, 6 / mm_per_px))
     edge_mm = 18.0  # the table top's rounded edge, seen from above: darker toward the drop
-    out = texture.astype(np.float32)
-    band = np.clip(inside / edge_mm, 0, 1)[..., None]
-    edge_shade = 0.55 + 0.45 * band
-    out = out * edge_shade
-    gone = inside < 0
-    out[gone] = floor[gone]
-    soft = cv2.GaussianBlur((~gone).astype(np.float32), (0, 0), max(0.5, 0.8 / mm_per_px))
-    out = out * soft[..., None] + floor * (1 - soft[..., None])
+    if min(float(du.min()), float(dv.min())) >= edge_mm:
+        return texture
+    inside = np.minimum(dv[:, None], du[None, :])  # < 0 outside
+    floor_rgb = [(58, 50, 44), (40, 40, 44), (96, 84, 70), (30, 26, 24)][int(rng.integers(4))]
+    sw, sh = max(w // 4, 4), max(h // 4, 4)  # the floor is far and out of focus: low-res
+    floor = np.empty((sh, sw, 3), np.float32)
+    floor[:] = np.array(floor_rgb[::-1], np.float32)
+    floor *= (1 + 0.25 * _fbm(rng, (sh, sw), 20 / mm_per_px, 3))[..., None]
+    floor = cv2.GaussianBlur(floor, (0, 0), max(0.5, 1.5 / mm_per_px))
+    floor = cv2.resize(floor, (w, h), interpolation=cv2.INTER_LINEAR)
+    shade = 0.55 + 0.45 * np.clip(inside / edge_mm, 0, 1)
+    alpha = np.clip(0.5 + inside / (2 * max(1.5, 1.5 * mm_per_px)), 0, 1)  # anti-aliased edge
+    out = texture.astype(np.float32) * (shade * alpha)[..., None] + floor * (1 - alpha)[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
