@@ -34,7 +34,13 @@ from numpy.typing import NDArray
 
 from calibration.profile import Palette
 
-__all__ = ["ColourSettings", "classify_colours", "lab_from_linear", "linear_from_srgb"]
+__all__ = [
+    "ColourSettings",
+    "classify_colours",
+    "lab_from_linear",
+    "linear_from_lab",
+    "linear_from_srgb",
+]
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,16 @@ def lab_from_linear(rgb_lin: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.stack([L, a, b], axis=-1)
 
 
+def linear_from_lab(lab: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Linear RGB from CIELAB (D65) ``(..., 3)``, the inverse of :func:`lab_from_linear`."""
+    L, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    fy = (L + 16.0) / 116.0
+    f = np.stack([fy + a / 500.0, fy, fy - b / 200.0], axis=-1)
+    d = 6.0 / 29.0
+    xyz = np.where(f > d, f**3, 3 * d * d * (f - 4.0 / 29.0)) * _WHITE
+    return np.clip(xyz @ np.linalg.inv(_M_XYZ).T, 0.0, None)
+
+
 def _luminance(rgb_lin: NDArray[np.float64]) -> NDArray[np.float64]:
     return rgb_lin @ _M_XYZ[1]
 
@@ -124,6 +140,8 @@ def classify_colours(
     body_rgb: NDArray[np.float64] | None,
     palette: Palette,
     settings: ColourSettings = ColourSettings(),
+    *,
+    body_white_balance: bool = True,
 ) -> ColourReading:
     """Name N symbol colours by the palette, adapting to the scene's light.
 
@@ -134,8 +152,11 @@ def classify_colours(
             its symbol: glare (the illuminant's specular reflection) adds light to both, and
             black paint's own reflectance is small and neutral, so the difference is close to
             the symbol's diffuse colour under the scene's light.
-        palette: the names and references (``palette.rgb``).
+        palette: the names and references (``palette.lab``: CIELAB, D65; a calibrated
+            palette's measured references, else those of its sRGB colours).
         settings: thresholds.
+        body_white_balance: balance on the bodies (False when the image was already
+            corrected by a calibrated white balance).
 
     Returns:
         A :class:`ColourReading`; its columns follow ``palette.names``.
@@ -149,10 +170,10 @@ def classify_colours(
         if len(body) == len(sym):
             sym = np.maximum(sym - settings.body_subtract * body, 1e-4)
         med = np.median(body, axis=0)
-        if np.all(med > 1e-5):
+        if body_white_balance and np.all(med > 1e-5):
             wb = np.clip(med.mean() / med, 1.0 / settings.max_wb_gain, settings.max_wb_gain)
-    ref_lin = linear_from_srgb(np.array([palette.rgb[c] for c in palette.names], np.float64) / 255)
-    ref_lab = lab_from_linear(ref_lin)
+    ref_lab = np.array([palette.lab[c] for c in palette.names], np.float64)
+    ref_lin = linear_from_lab(ref_lab)
     ref_y = _luminance(ref_lin)
     w = np.array([settings.lightness_weight, 1.0, 1.0])
 

@@ -29,8 +29,10 @@ Stages (one public entry each, inputs never mutated):
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -672,22 +674,43 @@ def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
     return g
 
 
-def _homography_from_profile(profile: Profile | None) -> NDArray[np.float64] | None:
-    """The calibration homography image -> table plane, if the profile has a usable one."""
+def _homography_from_profile(
+    profile: Profile | None, image_size: tuple[int, int]
+) -> tuple[NDArray[np.float64] | None, float | None]:
+    """The calibration's image -> table-plane homography and tile pitch (plane units).
+
+    From :attr:`calibration.profile.Profile.geometry` (``table_from_image``, ``tile_pitch``,
+    ``image_size``; rescaled when the image has the calibration image's aspect ratio at
+    another size, ignored when the aspect differs), else a bare ``extra["homography"]``
+    3x3. ``(None, None)`` when there is none or it is singular.
+    """
     if profile is None:
-        return None
-    h = profile.extra.get("homography") if isinstance(profile.extra, dict) else None
-    if h is None and hasattr(profile, "extra"):
+        return None, None
+    geo = getattr(profile, "geometry", None)
+    h: Any = None
+    pitch: float | None = None
+    calib_size: tuple[int, int] | None = None
+    if geo is not None:
+        h = geo.table_from_image
+        pitch = geo.tile_pitch
+        calib_size = geo.image_size
+    else:
         h = dict(profile.extra).get("homography")
-    if isinstance(h, dict):
-        h = h.get("table_from_image") or h.get("matrix")
+        if isinstance(h, Mapping):
+            h = h.get("table_from_image")
     try:
         a = np.asarray(h, np.float64).reshape(3, 3)
     except (TypeError, ValueError):
-        return None
+        return None, None
     if not np.all(np.isfinite(a)) or abs(np.linalg.det(a)) < 1e-12:
-        return None
-    return a
+        return None, None
+    if calib_size is not None and tuple(calib_size) != tuple(image_size):
+        sx = calib_size[0] / image_size[0]
+        sy = calib_size[1] / image_size[1]
+        if abs(sx - sy) > 0.01 * max(sx, sy):
+            return None, None
+        a = a @ np.diag([sx, sy, 1.0])
+    return a, pitch
 
 
 def _pitch_mode(centres: NDArray[np.float64], s: DetectorSettings) -> float | None:
@@ -789,6 +812,18 @@ def _tile_corners(
     return out.reshape(n, 4, 2)
 
 
+def _pitch_angle(
+    image_from_grid: NDArray[np.float64], cells: NDArray[np.int64]
+) -> tuple[float, float]:
+    """Pitch (px) and +col direction (degrees in [0, 90)) in the image at the board's middle."""
+    mid = cells.mean(axis=0) if len(cells) else np.zeros(2)
+    g = np.array([[mid[1], mid[0]], [mid[1] + 1, mid[0]], [mid[1], mid[0] + 1]])
+    p = _apply_h(image_from_grid, g)
+    step_c, step_r = p[1] - p[0], p[2] - p[0]
+    pitch = float((np.hypot(*step_c) + np.hypot(*step_r)) / 2)
+    return pitch, math.degrees(math.atan2(step_c[1], step_c[0])) % 90.0
+
+
 def _fit_cells(
     centres: NDArray[np.float64],
     angles: NDArray[np.float64],
@@ -797,6 +832,7 @@ def _fit_cells(
     h_tab: NDArray[np.float64] | None,
     s: DetectorSettings,
     use: NDArray[np.bool_],
+    plane_pitch: float | None = None,
 ) -> tuple[LatticeFit, NDArray[np.float64]]:
     """Lattice of the candidates ``use`` (work px in, image px out) and image_from_grid."""
     full = centres[use] / scale
@@ -804,6 +840,8 @@ def _fit_cells(
         plane = _apply_h(h_tab, full)
         ex = _apply_h(h_tab, full + np.c_[side_est[use] / scale, np.zeros(len(full))]) - plane
         p_sides = np.hypot(*ex.T)
+        if plane_pitch is not None:  # the calibration measured the pitch on the table
+            p_sides = np.full(len(full), s.tile_fill * plane_pitch)
         p_angles = np.arctan2(ex[:, 1], ex[:, 0]) + angles[use]
         fit = fit_lattice(plane, p_angles, p_sides, s.lattice)
         h = np.linalg.inv(h_tab) @ fit.image_from_grid
@@ -865,8 +903,10 @@ def detect(
 
     Args:
         image_bgr: ``(H, W, 3)`` uint8 BGR image, 640x480 to 12 MP; not modified.
-        profile: the tile set's palette (and, when calibrated, ``extra["homography"]``: a 3x3
-            image -> table-plane homography, or ``{"table_from_image": 3x3}``). None: the
+        profile: the tile set's palette; when calibrated (:mod:`calibration.profile`), its
+            lens is undone, its white balance applied (then the bodies' own white balance is
+            skipped) and its geometry's ``table_from_image`` homography and ``tile_pitch``
+            used for the lattice (a bare ``extra["homography"]`` 3x3 works too). None: the
             classic palette, lattice from the tiles alone.
         settings: thresholds (:class:`DetectorSettings`).
         debug: also return intermediate data in ``Observation.debug``: ``dark_mask`` (work
@@ -890,6 +930,15 @@ def detect(
     prof = profile or Profile()
     palette: Palette = prof.palette
     s = settings
+    # calibrated profiles (calibration.profile contract): undistort, then the light correction
+    lens = getattr(prof, "lens", None)
+    if lens is not None:
+        # calibrated at another size: skip; the lattice absorbs mild distortion
+        with contextlib.suppress(ValueError):
+            image_bgr = lens.undistort(image_bgr)
+    calibrated_light = getattr(prof, "white_balance", None) is not None
+    if calibrated_light:
+        image_bgr = prof.correct_colours(image_bgr)
 
     scale = min(1.0, s.work_long_side / max(h_img, w_img))
     for _attempt in range(3):
@@ -1060,10 +1109,10 @@ def _assemble(
 
     # --- lattice (in the calibrated table plane when known); weak candidates (seen only as
     # neutral holes, e.g. glare-washed tiles) join when they sit on a cell next to the board
-    h_tab = _homography_from_profile(prof)
+    h_tab, plane_pitch = _homography_from_profile(prof, (image_bgr.shape[1], image_bgr.shape[0]))
     strong = np.array([c.strong for c in cands])
     if strong.any() and not strong.all():
-        _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, strong)
+        _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, strong, plane_pitch)
         keep = _admit_weak(centres / scale, strong, h0, s)
         order = np.nonzero(keep)[0]
         cands = [cands[i] for i in order]
@@ -1085,12 +1134,15 @@ def _assemble(
     shape_conf = np.zeros((n, len(SHAPE_ORDER)))
     shape_dist = np.full(n, np.inf)
     for _round in range(s.refit_rounds + 1):
-        fit, image_from_grid = _fit_cells(centres, angles, side_est, scale, h_tab, s, use)
+        _, image_from_grid = _fit_cells(
+            centres, angles, side_est, scale, h_tab, s, use, plane_pitch
+        )
         g = _apply_h(np.linalg.inv(image_from_grid), full_centres)[:, ::-1]
         cells = np.round(g).astype(np.int64)
         residual = np.hypot(*(g - cells).T)
+        pitch_px, angle_deg = _pitch_angle(image_from_grid, cells[use])
         if np.isfinite(sides[use]).any() and use.sum() > 1:
-            fill = float(np.clip(np.nanmedian(sides[use] / scale) / fit.pitch_px, 0.8, 1.05))
+            fill = float(np.clip(np.nanmedian(sides[use] / scale) / pitch_px, 0.8, 1.05))
         else:
             fill = s.tile_fill
         corners_all = _tile_corners(
@@ -1098,7 +1150,7 @@ def _assemble(
             cells,
             image_from_grid,
             angles,
-            math.radians(fit.angle_deg),
+            math.radians(angle_deg),
             side_est / scale,
             fill,
             bool(use.sum() == 1),
@@ -1108,7 +1160,7 @@ def _assemble(
             todo = np.arange(n)
         else:  # a tile the refit did not move keeps its reading
             moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
-            todo = np.nonzero(moved > s.reread_shift * fit.pitch_px)[0]
+            todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
             new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
             d, pr = classify_profiles(new.profile, new.solidity, s.shape, new.blur)
@@ -1153,7 +1205,13 @@ def _assemble(
     ix = np.array(idx, np.int64)
     sym_rgb = reads.symbol_rgb[ix].reshape(-1, 3)
     body_rgb = reads.body_rgb[ix].reshape(-1, 3)
-    col_read = classify_colours(sym_rgb, body_rgb if len(body_rgb) else None, palette, s.colour)
+    col_read = classify_colours(
+        sym_rgb,
+        body_rgb if len(body_rgb) else None,
+        palette,
+        s.colour,
+        body_white_balance=not getattr(prof, "white_balance", None),
+    )
 
     tiles: list[TileObservation] = []
     names = palette.names
@@ -1187,8 +1245,8 @@ def _assemble(
 
     lattice = (
         Lattice(
-            pitch_px=float(fit.pitch_px),
-            angle_deg=float(fit.angle_deg),
+            pitch_px=float(pitch_px),
+            angle_deg=float(angle_deg),
             image_from_grid=tuple(tuple(float(x) for x in row) for row in image_from_grid),  # type: ignore[arg-type]
         )
         if tiles

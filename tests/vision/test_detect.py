@@ -132,3 +132,22 @@ def test_settings_are_frozen_and_documented() -> None:
     for name in DetectorSettings.__dataclass_fields__:
         assert name in doc, name
     assert math.isfinite(s.dark_ratio)
+
+
+def test_calibrated_geometry_profile_is_used() -> None:
+    from calibration.profile import Geometry
+
+    r = _scene("oblique", seed=8)
+    # the table plane in millimetres (32 mm pitch), as the calibration wizard would measure it
+    pitch_mm = 32.0
+    table_from_image = np.diag([pitch_mm, pitch_mm, 1.0]) @ np.linalg.inv(r.image_from_grid)
+    geo = Geometry(
+        table_from_image=tuple(tuple(float(v) for v in row) for row in table_from_image),  # type: ignore[arg-type]
+        tile_pitch=pitch_mm,
+        image_size=(r.image_bgr.shape[1], r.image_bgr.shape[0]),
+    )
+    obs = detect(r.image_bgr, profile=Profile(geometry=geo))
+    sc = score_detection(obs, r.truth, r.pitch_px)
+    assert sc.recall >= 0.95 and sc.cells >= 0.99 and sc.identity >= 0.95
+    assert obs.lattice is not None
+    assert obs.lattice.pitch_px == pytest.approx(r.pitch_px, rel=0.2)
