@@ -62,42 +62,41 @@ print(json.dumps(stats))
 """
 
 
-class LoopSource:
-    """A paced frame source looping decoded frames: ``read()`` returns the next frame at
-    ``fps`` (media time advancing), like a live camera; implements what CameraFeed uses."""
+def _loop_source(frames: list[Any], fps: float) -> Any:
+    """A live :class:`vision.sources.FrameSource` that loops ``frames`` at ``fps``:
+    ``read()`` returns the next frame on time (media time advancing) like a live camera, and
+    skips to the newest frame when the consumer is behind."""
+    from vision.sources import Frame, FrameSource, SourceHealth
 
-    live = True
+    class LoopSource(FrameSource):
+        def __init__(self) -> None:  # no device to open: FrameSource.__init__ is not needed
+            self.spec, self.kind, self.live = "bench-loop", "camera", True
+            self.i = 0
+            self.t0 = time.monotonic()
 
-    def __init__(self, frames: list[Any], fps: float):
-        from vision.sources import Frame
+        def start(self) -> LoopSource:
+            return self
 
-        self._Frame = Frame
-        self.frames, self.fps = frames, fps
-        self.i = 0
-        self.t0 = time.monotonic()
+        def read(self, timeout: float = 0.5) -> Frame | None:
+            wait = self.t0 + self.i / fps - time.monotonic()
+            if wait > timeout:
+                time.sleep(timeout)
+                return None
+            if wait > 0:
+                time.sleep(wait)
+            else:
+                self.i = max(self.i, int((time.monotonic() - self.t0) * fps))
+            frame = Frame(self.i, self.i / fps, frames[self.i % len(frames)])
+            self.i += 1
+            return frame
 
-    def read(self, timeout: float = 0.5) -> Any:
-        due = self.t0 + self.i / self.fps
-        wait = due - time.monotonic()
-        if wait > timeout:
-            time.sleep(timeout)
-            return None
-        if wait > 0:
-            time.sleep(wait)
-        else:  # behind: like a live camera, skip to the newest frame
-            self.i = max(self.i, int((time.monotonic() - self.t0) * self.fps))
-        img = self.frames[self.i % len(self.frames)]
-        f = self._Frame(self.i, self.i / self.fps, img)
-        self.i += 1
-        return f
+        def health(self) -> SourceHealth:
+            return SourceHealth("live", fps, 0.0, None, self.i)
 
-    def health(self) -> Any:
-        from vision.sources import SourceHealth
+        def close(self) -> None:
+            pass
 
-        return SourceHealth("live", self.fps, 0.0, None, self.i)
-
-    def close(self) -> None:
-        pass
+    return LoopSource()
 
 
 def _cpu() -> float:
@@ -137,7 +136,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     from webui.app import create_app
     from webui.games import state
-    from webui.live import CameraFeed, LiveSettings
+    from webui.live import CameraFeed
     from webui.serve import ServerThread
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-web-"))
@@ -145,8 +144,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     st = state(app)
     gid = st.store.create_game(("Ann", "Ben", "Cleo"))
     frames = _frames(60)
-    src = LoopSource(frames, args.fps)
-    feed = CameraFeed(st, gid, src, label="bench", settings=LiveSettings(max_fps=args.fps))
+    feed = CameraFeed(st, gid, _loop_source(frames, args.fps), label="bench")
     st.live = feed
     result: dict[str, Any] = {}
     with ServerThread(app) as srv:
@@ -217,6 +215,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "pass": bool(drop < 0.10),
         "streams_open": [c["streams_open"] for c in clients],
         "mjpeg_fps_per_client": round(mjpeg_fps, 2),
+        "detect_ms_median": feed.health().get("detect_ms"),
         "client_errors": sum(c["errors"] for c in clients),
         "server_cpu_cores_without": round(statistics.median(cpu_base), 2),
         "server_cpu_cores_with": round(statistics.median(cpu_load), 2),

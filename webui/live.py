@@ -1,26 +1,19 @@
 """The live pipeline behind the Live page: frames -> vision -> tracking -> store -> page.
 
-:class:`CameraFeed` runs one background thread per server: it reads a frame source
-(:func:`vision.sources.open_source`: camera index, video file, image folder or stream URL),
-reads every frame with :func:`vision.detect.detect`, feeds the observation to a
-:class:`vision.tracking.Tracker` writing into the game store (:class:`vision.tracking.StoreSink`),
-and publishes the annotated frame (:func:`vision.detect.draw_overlay`) on the MJPEG stream. When
-the tracker appends a move or a review, the game's version is bumped so every open page updates
-within one Server-Sent Event. The feed is the app's ``app.extensions["tabletally"].live``.
+The per-frame work (detector, motion gate, tracker, snapshots) is the tracking issue's
+:class:`vision.live.LiveSession`; :class:`CameraFeed` is the web side of it: it forwards every
+tracker event that changed the game (a move, a review, the setup) to the hub as a new game
+version, so every open page updates within one Server-Sent Event, and every annotated preview
+frame to the MJPEG stream. The feed is ``app.extensions["tabletally"].live``.
 
 Streaming clients never slow the pipeline down directly: they only wait on the hub's condition
-and copy the latest JPEG; the benchmark ``benchmarks/bench_web.py`` measures what is left
-(processed fps with 0 vs 10 streaming clients).
+and copy the latest JPEG; ``benchmarks/bench_web.py`` measures what is left (processed fps with
+0 vs 10 streaming clients).
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
-import time
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
@@ -30,55 +23,37 @@ from webui.games import WebState, current_game_id, state
 
 __all__ = [
     "CameraFeed",
-    "LiveSettings",
     "attach_camera",
     "open_camera",
     "start_camera",
     "start_pipeline_demo",
 ]
 
-
-@dataclass(frozen=True)
-class LiveSettings:
-    """Pacing and encoding of the live pipeline.
-
-    Attributes:
-        max_fps: frames processed per second at most. 15 fps is the issue-5 benchmark's
-            tracking rate; more only heats the laptop (a move settles over ~0.5 s).
-        jpeg_quality: quality of the annotated frames on the MJPEG stream (OpenCV 0..100);
-            75 keeps a 960x540 frame near 60 KB, fine for ten phones on Wi-Fi.
-        read_timeout_s: how long one read waits for a frame before the loop checks for stop
-            and refreshes health, seconds.
-        fps_window_s: processed fps is averaged over this sliding window, seconds.
-    """
-
-    max_fps: float = 15.0
-    jpeg_quality: int = 75
-    read_timeout_s: float = 0.5
-    fps_window_s: float = 3.0
+#: Tracker events that change the game's log (and so the pages).
+_CHANGES = frozenset({"move", "review", "setup"})
 
 
 class CameraFeed:
-    """The live pipeline for one game (see the module docstring); a :class:`LiveFeed`.
+    """The live pipeline for one game, wired to the web app; a :class:`webui.games.LiveFeed`.
 
     Args:
         st: the app's state (store, hub).
         game_id: the game the tracker appends to.
-        source: a started :class:`vision.sources.FrameSource` (the feed closes it on stop).
+        source: a :class:`vision.sources.FrameSource` (or a spec for one); the feed closes it.
         profile: the tile-set profile for the detector (None: classic palette).
-        ui_events: ``frame index -> (event index, event)``: turns a player would enter with
-            the Exchange/Pass buttons (the demo video's invisible turns).
+        ui_events: ``frame index -> events`` (or ``-> (event index, event)`` as
+            :attr:`vision.demo.DemoVideo.ui_events` gives them): turns a player would enter
+            with the Exchange/Pass buttons, appended just before that frame.
         label: what the health line calls the source (e.g. ``"camera 0"``, ``"demo video"``).
-        settings: pacing and encoding.
         tracker_settings: the tracker's thresholds (None: its defaults).
-        key_prefix: idempotency prefix for appends from a replayable source (a file), so a
-            restarted server does not duplicate moves (:class:`vision.tracking.StoreSink`).
-        follow_new_games: a new game created on the page is tracked by this feed from then on.
-        detector: ``detector(image_bgr, profile=...) -> Observation``; default
-            :func:`vision.detect.detect` (tests pass the renderer's truth to check the glue).
+        pipeline_settings: :class:`vision.live.PipelineSettings` (None: its defaults).
+        follow_new_games: a new game created on the page is tracked by this camera from then on.
+        detector: ``detector(image_bgr) -> Observation``; default :func:`vision.detect.detect`
+            (tests pass the renderer's truth to check the glue).
 
     Raises:
         ImportError: the vision/tracking modules are not installed.
+        scorer.store.UnknownGameError: no such game.
     """
 
     def __init__(
@@ -88,171 +63,91 @@ class CameraFeed:
         source: Any,
         *,
         profile: Any = None,
-        ui_events: Mapping[int, tuple[int, Event]] | None = None,
+        ui_events: Mapping[int, Any] | None = None,
         label: str = "camera",
-        settings: LiveSettings = LiveSettings(),
         tracker_settings: Any = None,
-        key_prefix: str | None = None,
+        pipeline_settings: Any = None,
         follow_new_games: bool = False,
         detector: Callable[..., Any] | None = None,
     ):
-        from vision.tracking import TrackerSettings
-
         self.st = st
-        self.game_id = game_id
-        self.source = source
-        self.profile = profile
         self.label = label
-        self.settings = settings
-        self._ui = dict(sorted((ui_events or {}).items()))
+        self.profile = profile
         self.follow_new_games = follow_new_games
+        self._tracker_settings = tracker_settings
+        self._pipeline_settings = pipeline_settings
         self._detector = detector
-        self._key_prefix = key_prefix
-        self._tracker_settings = tracker_settings or TrackerSettings()
-        self.tracker = self._new_tracker(game_id)
-        self._stop = threading.Event()
-        self._times: deque[float] = deque()
-        self.processed = 0
-        self.moves = 0
-        self.reviews = 0
-        self.last_message = ""
-        self.error: str | None = None
-        self._ended = False
-        self._thread = threading.Thread(target=self._run, name="tabletally-live", daemon=True)
+        self._spec = getattr(source, "spec", source)
+        ui: dict[int, list[Event]] = {}
+        for frame, item in (ui_events or {}).items():
+            events = [item[1]] if isinstance(item, tuple) else list(item)
+            ui.setdefault(int(frame), []).extend(events)
+        self.session = self._session(game_id, source, ui)
 
-    def _new_tracker(self, game_id: int) -> Any:
-        from vision.tracking import StoreSink, Tracker
+    def _session(self, game_id: int, source: Any, ui: Mapping[int, list[Event]]) -> Any:
+        from vision.live import LiveSession
 
-        sink = StoreSink(self.st.store, game_id, key_prefix=self._key_prefix)
-        return Tracker(sink, self._tracker_settings)
+        kw: dict[str, Any] = {"profile": self.profile, "ui_events": ui, "detector": self._detector}
+        if self._tracker_settings is not None:
+            kw["tracker_settings"] = self._tracker_settings
+        if self._pipeline_settings is not None:
+            kw["pipeline_settings"] = self._pipeline_settings
+        session = LiveSession(self.st.store, game_id, source, **kw)
+        hub = self.st.hub
 
-    def retarget(self, game_id: int) -> None:
-        """Track ``game_id`` from the next frame on (a new game started on the same table)."""
-        tracker = self._new_tracker(game_id)
-        self.tracker, self.game_id = tracker, game_id  # the loop reads both once per frame
-        self.moves = self.reviews = 0
+        def on_event(ev: Any) -> None:
+            if ev.kind in _CHANGES:
+                hub.bump(session.game_id)
 
-    # -- lifecycle -----------------------------------------------------------------------------
+        session.add_listener(on_event)
+        session.add_frame_listener(hub.publish_frame)
+        return session
+
+    # -- the LiveFeed protocol ----------------------------------------------------------------
+    @property
+    def game_id(self) -> int:
+        return int(self.session.game_id)
+
     def start(self) -> CameraFeed:
-        self._thread.start()
+        self.session.start()
         return self
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
-        with contextlib.suppress(Exception):  # a broken source must not block the shutdown
-            self.source.close()
+        self.session.stop()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until a finite source (file, folder) is fully processed; True if it is."""
+        return bool(self.session.wait(timeout))
+
+    def retarget(self, game_id: int) -> None:
+        """Track ``game_id`` from now on: the camera is reopened on a fresh tracker."""
+        self.session.stop()
+        self.session = self._session(game_id, self._spec, {})
+        self.session.start()
 
     @property
     def running(self) -> bool:
-        return self._thread.is_alive()
+        return not self.session.finished
 
-    # -- the loop ------------------------------------------------------------------------------
-    def _apply_ui(self, frame_index: int) -> None:
-        while self._ui:
-            f = next(iter(self._ui))
-            if f > frame_index:
-                return
-            _, event = self._ui.pop(f)
-            self.st.store.append(
-                self.game_id, event, source="ui", frame=f, key=f"ui:{self.label}:{f}"
-            )
-            self.st.hub.bump(self.game_id)
+    @property
+    def processed(self) -> int:
+        """Frames processed so far."""
+        return int(self.session.health()["frames"])
 
-    def _run(self) -> None:
-        import cv2
-
-        from vision.detect import detect, draw_overlay
-        from vision.sources import SourceEnded
-
-        detect_ = self._detector or detect
-
-        gap = 1.0 / self.settings.max_fps
-        quality = [cv2.IMWRITE_JPEG_QUALITY, int(self.settings.jpeg_quality)]
-        next_t = time.monotonic()
-        live = bool(getattr(self.source, "live", True))
-        try:
-            while not self._stop.is_set():
-                try:
-                    frame = self.source.read(timeout=self.settings.read_timeout_s)
-                except SourceEnded:  # a file or folder finished
-                    self._ended = True
-                    break
-                if frame is None:
-                    continue
-                now = time.monotonic()
-                if now < next_t:  # over max_fps
-                    if live:  # a live camera: drop this frame (the next one is newer)
-                        continue
-                    time.sleep(next_t - now)  # a file or folder: every frame counts
-                    now = next_t
-                next_t = max(next_t + gap, now)
-                self._apply_ui(frame.index)
-                obs = detect_(frame.image_bgr, profile=self.profile)
-                tracker, game_id = self.tracker, self.game_id
-                events = tracker.feed(obs, frame_index=frame.index, t=frame.t)
-                changed = False
-                for ev in events:
-                    if ev.kind in ("move", "review", "setup"):
-                        changed = True
-                        self.moves += ev.kind == "move"
-                        self.reviews += ev.kind == "review"
-                    self.last_message = ev.message
-                if changed:
-                    self.st.hub.bump(game_id)
-                ok, buf = cv2.imencode(".jpg", draw_overlay(frame.image_bgr, obs), quality)
-                if ok:
-                    self.st.hub.publish_frame(buf.tobytes())
-                self.processed += 1
-                t = time.monotonic()
-                self._times.append(t)
-                while self._times and self._times[0] < t - self.settings.fps_window_s:
-                    self._times.popleft()
-        except Exception as e:  # keep the server up and say what broke on the page
-            self.error = f"{type(e).__name__}: {e}"
-        if self._ended:  # turns entered after the last frame (e.g. a final pass)
-            self._apply_ui(1 << 62)
-
-    # -- health --------------------------------------------------------------------------------
-    def fps(self) -> float:
-        """Processed frames per second over the last ``fps_window_s``."""
-        times = list(self._times)
-        if len(times) < 2:
-            return 0.0
-        span = max(times[-1] - times[0], 1e-6)
-        if time.monotonic() - times[-1] > self.settings.fps_window_s:
-            return 0.0
-        return (len(times) - 1) / span
+    @property
+    def error(self) -> str | None:
+        return self.session.health().get("error")  # type: ignore[no-any-return]
 
     def health(self) -> dict[str, Any]:
-        """Camera health for the page: ``state`` (ok | starting | lost | ended | error),
-        ``fps`` (processed), ``frame_age_s``, ``frames``, ``tracker``, ``message``."""
-        src = self.source.health()
-        frame = self.st.hub.frame
-        age = None if frame is None else round(time.monotonic() - frame.t, 2)
-        tracker = getattr(self.tracker, "status", "")
-        if self.error:
-            state_, msg = "error", f"{self.label}: pipeline stopped ({self.error})"
-        elif self._ended or (src.state == "ended" and not self.running):
-            state_, msg = "ended", f"{self.label} ended after {self.processed} frames"
-        elif src.state in ("lost", "stalled"):
-            state_, msg = "lost", src.message or f"{self.label} lost"
-        elif src.state == "connecting" or frame is None:
-            state_, msg = "starting", f"{self.label}: connecting"
-        else:
-            state_, msg = "ok", f"{self.label} · tracker {tracker}"
-        return {
-            "state": state_,
-            "fps": round(self.fps(), 2),
-            "frame_age_s": age,
-            "frames": self.processed,
-            "tracker": tracker,
-            "moves": self.moves,
-            "reviews": self.reviews,
-            "source": src.as_dict(),
-            "message": msg,
-        }
+        """The session's health (``state`` ok | starting | lost | ended, ``fps``,
+        ``frame_age_s``, ``frames``, ``tracker``, ``message``, ...) plus ``moves`` and
+        ``reviews`` appended so far, with the source's label in the message."""
+        h = dict(self.session.health())
+        kinds = [ev.kind for ev in list(self.session.events)]
+        h["moves"] = kinds.count("move")
+        h["reviews"] = kinds.count("review")
+        h["message"] = f"{self.label}: {h.get('message', '')}"
+        return h
 
 
 def _game_for_camera(st: WebState, players: Sequence[str] | None) -> int:

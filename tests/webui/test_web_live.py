@@ -57,7 +57,7 @@ def _run_feed(st: WebState, game: Game, folder: Path, **kw: Any) -> tuple[Any, i
         **kw,
     ).start()
     try:
-        assert _wait(lambda: feed.health()["state"] == "ended")
+        assert feed.wait(30)
     finally:
         feed.stop()
     assert feed.error is None
@@ -86,7 +86,8 @@ def test_camera_feed_glue_scores_each_photo(
     frame = st.hub.frame
     assert frame is not None and frame.jpeg[:2] == b"\xff\xd8"
     h = feed.health()
-    assert h["frames"] == 3 and h["moves"] == 3 and "ended" in h["message"]
+    assert h["frames"] == 3 and h["moves"] == 3 and h["state"] == "ended"
+    assert h["message"].startswith("photos: ")
 
 
 def test_camera_feed_with_the_real_detector(
