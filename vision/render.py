@@ -585,10 +585,19 @@ class Rendered:
         return Board((t.pos, t.tile) for t in self.truth if t.visible or not visible_only)
 
 
+def _from_image_top_left(
+    corners: tuple[PointXY, PointXY, PointXY, PointXY],
+) -> tuple[PointXY, PointXY, PointXY, PointXY]:
+    """The same clockwise corners, starting at the one nearest the image's top-left."""
+    k = min(range(4), key=lambda i: corners[i][0] + corners[i][1])
+    return (corners[k], corners[(k + 1) % 4], corners[(k + 2) % 4], corners[(k + 3) % 4])
+
+
 def truth_observation(rendered: Rendered) -> Observation:
     """The ground truth as an :class:`Observation`, as a perfect detector would report it.
 
-    Visible tiles get confidence 1 and no alternatives; hidden tiles go to ``unseen``;
+    Visible tiles get confidence 1 and no alternatives, corners clockwise from the one nearest
+    the image's top-left (the :class:`TileObservation` convention); hidden tiles go to ``unseen``;
     ``occluded_fraction`` is the share of the board's tile tops covered. For testing tracking
     without the detector.
     """
@@ -599,7 +608,7 @@ def truth_observation(rendered: Rendered) -> Observation:
             color_confidence=1.0,
             shape_confidence=1.0,
             center_xy=t.center_xy,
-            corners_xy=t.corners_xy,
+            corners_xy=_from_image_top_left(t.corners_xy),
         )
         for t in rendered.truth
         if t.visible

@@ -520,3 +520,16 @@ def test_large_soft_shadow_darkens_part_of_the_frame() -> None:
     ratio = cv2.cvtColor(shaded, cv2.COLOR_BGR2GRAY).astype(float) / np.maximum(lit, 1)
     assert np.percentile(ratio, 10) < 0.6  # deep in the shadow
     assert np.percentile(ratio, 95) > 0.85  # and light outside it
+
+
+def test_truth_corners_run_clockwise_in_the_image() -> None:
+    for name in ("easy", "oblique", "askew"):
+        r = render(BOARD, PRESETS[name], 2, size=(640, 480))
+        for t in r.truth:
+            c = np.array(t.corners_xy)
+            # shoelace: positive area = clockwise with y pointing down
+            area = 0.5 * np.sum(c[:, 0] * np.roll(c[:, 1], -1) - np.roll(c[:, 0], -1) * c[:, 1])
+            assert area > 0, (name, t.pos)
+        for o in truth_observation(r).tiles:
+            first = o.corners_xy[0]
+            assert first[0] + first[1] == min(x + y for x, y in o.corners_xy)
