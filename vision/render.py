@@ -178,7 +178,7 @@ class Conditions:
         dof_px: extra defocus blur sigma, pixels, at the part of the table farthest (in depth)
             from the focus plane through the board centre (matters in oblique views).
         clutter: number of everyday objects on the table around the board (score pad and
-            pencil, cup, the tile bag, dice, coins).
+            pencil, cup, the tile bag, dice, coins, spare tiles lying face down).
         shade: darkness 0..1 of a large soft shadow across part of the frame (someone leaning
             over the table, a lamp shade); 1 leaves a quarter of the light in it.
         table_mm: the table top's size ``(long, short)`` in millimetres, its long side along
@@ -326,7 +326,7 @@ class Conditions:
             light_azimuth_deg=float(u(0, 360)),
             light_elevation_deg=float(u(70 - 35 * k, 85)),
             glare=float(u(0, 1.0 * k) ** 1.5) if rng.random() < 0.3 + 0.3 * k else 0.0,
-            glare_size=float(u(0.05, 0.25)),
+            glare_size=float(np.exp(u(np.log(0.02), np.log(0.25)))),
             glare_spots=int(rng.integers(1, 3)),
             blur_px=float(u(0.2, 0.5 + 1.6 * k)),
             motion_px=float(u(0, 6 * k)) if rng.random() < 0.3 * k else 0.0,
@@ -765,7 +765,7 @@ def _surface_texture(
         frac = phase - np.floor(phase)
         line_w = float(rng.uniform(0.06, 0.16))
         latewood = np.exp(-(((frac - 0.5) / line_w) ** 2)).astype(np.float32)
-        pores = _fbm(rng, shape, 3 * px, octaves=2, stretch=(1.0, 12.0))
+        pores = _fbm(rng, shape, 2 * px, octaves=2, stretch=(1.0, 14.0)) * 0.6
         figure = _fbm(rng, shape, 150 * px, octaves=2, stretch=(1.0, 3.0))
         strength = float(rng.uniform(0.15, 0.35))
         shade = plank_tone[plank] * (1 - strength * latewood + 0.04 * pores + 0.06 * figure)
@@ -1248,7 +1248,7 @@ _T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE, _T_CLUTTE
 # ----------------------------------------------------------------------------------------------
 # Clutter: everyday objects on the table around the board
 # ----------------------------------------------------------------------------------------------
-_CLUTTER_KINDS = ("sheet", "pencil", "cup", "bag", "die", "coin")
+_CLUTTER_KINDS = ("sheet", "pencil", "cup", "bag", "die", "coin", "facedown")
 
 
 def _clutter_items(
@@ -1272,6 +1272,7 @@ def _clutter_items(
             "bag": 90.0,
             "die": 12.0,
             "coin": 13.0,
+            "facedown": 24.0,
         }[kind]
         for _attempt in range(30):
             x = float(rng.uniform(vx0, vx1))
@@ -1852,6 +1853,14 @@ class Scene:
         # clutter lies on the table around the board
         if self._clutter:
             _draw_clutter(img, gloss, cam, self._clutter, self.size, sh_dir, cond.shadow)
+            for k, it in enumerate(self._clutter):  # spare tiles lying face down (plain backs)
+                if it["kind"] == "facedown":
+                    g = self._tile_geometry(
+                        cam, Pos(-(10**6) - 1, k), pose=(it["x"], it["y"], it["angle"])
+                    )
+                    self._draw_tile(
+                        img, gloss, g | {"tile_shape": None}, _lin((0, 0, 0)), self._wear
+                    )
 
         # 4. tiles, far to near
         wear_noise = self._wear
@@ -2083,7 +2092,7 @@ class Scene:
         zt = g["zt"]
         shape_polys = []
         jitter = rng.normal(0, 0.008, size=2)
-        for poly in _SYMBOLS[g["tile_shape"]]:
+        for poly in _SYMBOLS[g["tile_shape"]] if g["tile_shape"] is not None else []:
             pw = (poly + jitter) * TILE_MM @ rmat.T + (x, y)
             pxy, _ = g["cam"].project(np.column_stack([pw, np.full(len(pw), zt)]))
             shape_polys.append(pxy)
