@@ -11,8 +11,9 @@ tile's symbol colour is classified at its true position
 - the *uncalibrated* profile (the palette's daylight references, no white balance), and
 - the *calibrated* profile,
 
-and, when ``vision.detect`` exists, the detector's full identity (colour + shape) with and
-without the profile, matched to the truth by tile centre. A calibration refused by the coverage
+and, when ``vision.detect`` exists, the detector's full identity (colour + shape) and its colour
+alone (``det_*_colour``) with and without the profile, matched to the truth by tile centre
+(a tile the detector missed counts as wrong). A calibration refused by the coverage
 gate is never saved, so its scene counts only for the uncalibrated numbers
 (``calibrations_complete`` says how many scenes were accepted).
 
@@ -91,7 +92,10 @@ def _colour_accuracy(rendered: Any, profile: Profile) -> tuple[int, int]:
     return ok, len(tiles)
 
 
-def _detector_accuracy(rendered: Any, profile: Profile | None) -> tuple[int, int] | None:
+def _detector_accuracy(rendered: Any, profile: Profile | None
+                       ) -> tuple[int, int, int] | None:
+    """``(identity right, colour right, visible tiles)`` of ``vision.detect``, matched to the
+    truth by centre (within 0.4 pitch); None when the detector is missing."""
     try:
         from vision.detect import detect
     except ImportError:
@@ -99,14 +103,16 @@ def _detector_accuracy(rendered: Any, profile: Profile | None) -> tuple[int, int
     obs = detect(rendered.image_bgr, profile=profile)
     truth = [t for t in rendered.truth if t.visible]
     seen = [(np.asarray(o.center_xy), o.tile) for o in obs.tiles]
-    ok = 0
+    ok = ok_colour = 0
     pitch = float(rendered.pitch_px)
     for t in truth:
         c = np.asarray(t.center_xy)
         best = min(seen, key=lambda s: float(np.linalg.norm(s[0] - c)), default=None)
-        if best is not None and np.linalg.norm(best[0] - c) < 0.4 * pitch and best[1] == t.tile:
-            ok += 1
-    return ok, len(truth)
+        if best is None or np.linalg.norm(best[0] - c) >= 0.4 * pitch:
+            continue
+        ok += best[1] == t.tile
+        ok_colour += best[1].color == t.tile.color
+    return ok, ok_colour, len(truth)
 
 
 def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
@@ -130,7 +136,8 @@ def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
     truth_order = [t.tile.color for t in sorted(line.truth, key=lambda t: t.pos.col)]
     out["line_assignment_ok"] = [s.color for s in cal.samples] == truth_order
     plain = Profile(palette=palette)
-    tallies = {"plain": [0, 0], "calibrated": [0, 0], "det_plain": [0, 0], "det_cal": [0, 0]}
+    tallies = {k: [0, 0] for k in ("plain", "calibrated", "det_plain", "det_cal",
+                                   "det_plain_colour", "det_cal_colour")}
     for k in range(frames):
         board = _random_board(rng, palette, tiles_per_frame)
         r = scene.frame(board, t=1.0 + k)
@@ -146,7 +153,9 @@ def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
                 res = _detector_accuracy(r, dprof)
                 if res is not None:
                     tallies[name][0] += res[0]
-                    tallies[name][1] += res[1]
+                    tallies[name][1] += res[2]
+                    tallies[name + "_colour"][0] += res[1]
+                    tallies[name + "_colour"][1] += res[2]
     for name, (ok, n) in tallies.items():
         if n:
             out[f"{name}_accuracy"] = round(ok / n, 4)
@@ -176,7 +185,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             key = f"{pname}/{cast}"
             results["cases"][key] = per_seed
             agg: dict[str, Any] = {}
-            for metric in ("plain", "calibrated", "det_plain", "det_cal"):
+            for metric in ("plain", "calibrated", "det_plain", "det_cal", "det_plain_colour",
+                           "det_cal_colour"):
                 oks = [c.get(f"{metric}_accuracy", 0) * c.get(f"{metric}_tiles", 0)
                        for c in per_seed]
                 ns = [c.get(f"{metric}_tiles", 0) for c in per_seed]
