@@ -178,10 +178,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "error.html", status=status, code=code, message=e.description
         ), status
 
-    @app.teardown_appcontext
-    def _noop(_exc: BaseException | None) -> None:  # the store manages its own connections
-        return None
-
     return app
 
 

@@ -13,7 +13,7 @@ cell of side :data:`CELL` whose top-left corner is ``(0, 0)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -223,7 +223,3 @@ def line_phrase(direction: str, length: int, points: int, qwirkle: bool) -> str:
     """``"row of 4 = 4"``, ``"column of 6 = 12, Qwirkle!"`` (RULES.md §1 "Score")."""
     word = "row" if direction == "row" else "column"
     return f"{word} of {length} = {points}" + (", Qwirkle!" if qwirkle else "")
-
-
-def join_phrases(phrases: Sequence[str]) -> str:
-    return ", ".join(phrases)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from flask import Flask, current_app
 
@@ -71,7 +71,10 @@ class WebSettings:
 class LiveFeed(Protocol):
     """A running camera pipeline attached to one game (see :mod:`webui.live`)."""
 
-    game_id: int
+    @property
+    def game_id(self) -> int:
+        """The game the feed appends to."""
+        ...
 
     def health(self) -> dict[str, Any]:
         """Camera health for the Live page: ``state`` ("ok" | "starting" | "lost" | "ended"),
@@ -186,7 +189,9 @@ def check_player(game: Game, event: Event) -> None:
         )
 
 
-def append(st: WebState, game_id: int, event: Event, *, source: str = "ui") -> int:
+def append(
+    st: WebState, game_id: int, event: Event, *, source: Literal["camera", "ui", "import"] = "ui"
+) -> int:
     """Append ``event`` to the game; returns its index."""
     game = st.store.game(game_id)
     check_player(game, event)
@@ -205,7 +210,7 @@ def correct(st: WebState, game_id: int, op: str, index: Any, event: Event | None
         if event is None:
             raise ApiError(400, "bad_turn", f"turn: required for op {op!r}")
         check_player(game, event)
-    st.store.correct(game_id, op, k, event)
+    st.store.correct(game_id, op, k, event)  # type: ignore[arg-type]  # op checked above
     st.hub.bump(game_id)
 
 

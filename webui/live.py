@@ -99,8 +99,11 @@ class CameraFeed:
             if ev.kind in _CHANGES:
                 hub.bump(session.game_id)
 
+        def on_frame(jpeg: bytes) -> None:
+            hub.publish_frame(jpeg)
+
         session.add_listener(on_event)
-        session.add_frame_listener(hub.publish_frame)
+        session.add_frame_listener(on_frame)
         return session
 
     # -- the LiveFeed protocol ----------------------------------------------------------------

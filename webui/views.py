@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer.game import Event, Exchange, Game, GameResult, Pass, Place, Review, TurnResult
-from scorer.model import CLASSIC_COLORS, Placement, Pos, Shape, Tile
+from scorer.model import Placement, Pos, Shape, Tile
 from scorer.rules import board_violations
 from webui.drawing import (
     SHAPE_GLYPHS,
@@ -168,14 +168,6 @@ def _unseen_json(unseen: Mapping[Tile, int], palette: Sequence[str]) -> list[JSO
     return [dict(tile_json(t), count=int(unseen[t])) for t in tiles]
 
 
-def _palette_of(game: Game) -> list[str]:
-    seen = list(CLASSIC_COLORS)
-    for tile in game.setup.values():
-        if tile.color not in seen:
-            seen.append(tile.color)
-    return seen
-
-
 def _players_json(game: Game, result: GameResult) -> list[JSON]:
     qwirkles = [0] * len(game.players)
     turns = [0] * len(game.players)
@@ -270,16 +262,3 @@ def summary_view(game_id: int, status: str, game: Game, result: GameResult) -> J
     out["winner_names"] = [game.players[i] for i in result.winners]
     out["qwirkles"] = sum(p["qwirkles"] for p in out["players"])
     return out
-
-
-def event_from_form(
-    kind: str, player: int, tiles: Sequence[tuple[Pos, Tile]], *, count: int = 0, out: bool = False
-) -> Event:
-    """Build an event from parsed form fields (used by the move-log forms)."""
-    if kind == "place":
-        return Place(player, Placement(tuple(tiles)), out=True if out else None)
-    if kind == "exchange":
-        return Exchange(player, count)
-    if kind == "pass":
-        return Pass(player)
-    raise ValueError(f"unknown turn kind {kind!r} (expected place, exchange or pass)")
