@@ -109,3 +109,28 @@ def live_server(app: Flask) -> Iterator[Any]:
 
     with ServerThread(app) as srv:
         yield srv
+
+
+def photos(
+    tmp_path: Path, record: dict[str, Any], turns: int
+) -> tuple[Any, Path, dict[bytes, Any]]:
+    """One rendered photo per turn of the Dutch example, and each photo's true observation
+    (keyed by the decoded image's bytes): ``(game, folder, truths)``."""
+    import cv2
+
+    from scorer.game import Game, replay
+    from scorer.record import load_record
+    from vision.render import PRESETS, Scene, truth_observation
+
+    full = load_record(record)
+    scene = Scene(PRESETS["easy"], 5, size=(960, 540))
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    truths = {}
+    for k in range(1, turns + 1):
+        board = replay(Game(full.players, events=full.events[:k])).board
+        rendered = scene.frame(board, t=float(k))
+        path = folder / f"{k:02d}.png"
+        cv2.imwrite(str(path), rendered.image_bgr)
+        truths[cv2.imread(str(path)).tobytes()] = truth_observation(rendered)
+    return full, folder, truths

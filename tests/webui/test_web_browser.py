@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from conftest import XSS_NAME, Client
+from conftest import XSS_NAME, Client, photos
 from playwright.sync_api import Page, expect
 
 from webui.demo import DemoSettings, LogReplayDemo, demo_record
@@ -92,3 +92,36 @@ def test_xss_name_shows_as_text(page: Page, live_server: Any, client: Client) ->
     assert page.locator("#scoreboard img, #last-move img").count() == 0
     time.sleep(0.3)
     assert dialogs == []
+
+
+def test_watch_the_camera_pipeline_score_photos(
+    page: Page, live_server: Any, st: Any, tmp_path: Any, dutch_record: dict[str, Any]
+) -> None:
+    """Photos of three turns -> live pipeline -> store -> SSE -> the open page (the renderer's
+    truth stands in for the detector so the test checks the web side, not vision)."""
+    from vision.sources import SourceSettings, open_source
+    from vision.tracking import TrackerSettings
+    from webui.live import CameraFeed
+
+    game, folder, truths = photos(tmp_path, dutch_record, 3)
+    gid = st.store.create_game(game.players)
+    feed = CameraFeed(
+        st,
+        gid,
+        open_source(folder, SourceSettings(folder_fps=1.0, realtime=True)),
+        label="photos",
+        tracker_settings=TrackerSettings(stills=True),
+        detector=lambda image: truths[image.tobytes()],
+    )
+    st.live = feed
+    page.goto(f"{live_server.url}/games/{gid}", wait_until="domcontentloaded")
+    expect(page.locator("#last-move")).to_contain_text("No move yet")
+    feed.start()
+    try:
+        expect(page.locator("#scoreboard li .total")).to_have_text(
+            ["3", "7", "4", "0"], timeout=20_000
+        )
+        expect(page.locator("#last-move")).to_contain_text("Lisanne: 4 — row of 2 = 2")
+        expect(page.locator("#camera-health")).to_contain_text("photos")
+    finally:
+        feed.stop()

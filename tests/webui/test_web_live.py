@@ -6,11 +6,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cv2
 import pytest
+from conftest import photos
 
 from scorer.game import Game, replay
-from scorer.record import load_record
 from webui.demo import DemoSettings, LogReplayDemo, demo_record
 from webui.games import WebState
 
@@ -22,24 +21,6 @@ def _wait(pred: Any, timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.05)
     return False
-
-
-def _photos(tmp_path: Path, record: dict[str, Any], turns: int) -> tuple[Game, Path, dict]:
-    """One rendered photo per turn of the Dutch example, and each photo's true observation."""
-    from vision.render import PRESETS, Scene, truth_observation
-
-    full = load_record(record)
-    scene = Scene(PRESETS["easy"], 5, size=(960, 540))
-    folder = tmp_path / "photos"
-    folder.mkdir()
-    truths = {}
-    for k in range(1, turns + 1):
-        board = replay(Game(full.players, events=full.events[:k])).board
-        rendered = scene.frame(board, t=float(k))
-        path = folder / f"{k:02d}.png"
-        cv2.imwrite(str(path), rendered.image_bgr)
-        truths[cv2.imread(str(path)).tobytes()] = truth_observation(rendered)
-    return full, folder, truths
 
 
 def _run_feed(st: WebState, game: Game, folder: Path, **kw: Any) -> tuple[Any, int]:
@@ -69,7 +50,7 @@ def test_camera_feed_glue_scores_each_photo(
 ) -> None:
     """Photos -> (the renderer's truth as detector) -> tracker -> store -> hub -> MJPEG: the
     feed's own plumbing, independent of how well the detector reads this scene."""
-    game, folder, truths = _photos(tmp_path, dutch_record, 3)
+    game, folder, truths = photos(tmp_path, dutch_record, 3)
     seen: list[int] = []
 
     def truth_detector(image_bgr: Any, profile: Any = None) -> Any:
@@ -95,7 +76,7 @@ def test_camera_feed_with_the_real_detector(
 ) -> None:
     """The same photos read by vision.detect: every settled photo becomes a turn of the game
     (a scored Place, or a Review when the reading does not explain a legal move)."""
-    game, folder, _ = _photos(tmp_path, dutch_record, 3)
+    game, folder, _ = photos(tmp_path, dutch_record, 3)
     feed, gid = _run_feed(st, game, folder)
     stored = st.store.game(gid)
     assert feed.processed == 3
@@ -134,7 +115,7 @@ def test_new_game_form_starts_and_retargets_the_camera(
 ) -> None:
     from webui.live import CameraFeed
 
-    _, folder, _ = _photos(tmp_path, dutch_record, 1)
+    _, folder, _ = photos(tmp_path, dutch_record, 1)
     r = client.form("/games", {"player": ["Ann", "Ben"], "camera": str(folder)})
     assert r.status_code == 302
     gid = int(r.headers["Location"].rsplit("/", 1)[1])
