@@ -90,7 +90,10 @@ class DetectorSettings:
             table's look is learned from cells up to ``unseen_table_ring`` beyond the board
             (at least ``unseen_min_table_cells`` of them); a free cell on or next to the board
             whose mean CIELAB colour is more than ``unseen_sigma`` robust spreads (at least
-            ``unseen_min_spread`` Delta E) from the table's is covered (a hand, an arm).
+            ``unseen_min_spread`` Delta E) from the table's is foreign; foreign cells on or next
+            to the board are covered (a hand, an arm) when they belong to a connected foreign
+            region of at least ``unseen_min_region`` cells that reaches the outer ring or the
+            picture's edge (an arm comes in from outside; a cloth pattern's blots do not).
         weak_max_residual: a hole seen only in the neutral mask joins the board when it is
             within this many pitches of a free cell next to a tile found in the dark mask
             (the lattice fitted to those); a cloth pattern rarely sits on a cell.
@@ -101,6 +104,10 @@ class DetectorSettings:
             Classic paints have chroma above 40 % of white's brightness (the palest, yellow
             and purple, about 45 %); JPEG and sensor noise in dark bodies stay below 18 levels.
         min_symbol_area_px: smallest hole (work px^2) taken as a symbol: a 5 x 5 px symbol.
+        min_hole_contrast: a hole's mean signal (brightness in the dark mask, balanced chroma in
+            the neutral one) must exceed its ring's by this many 8-bit levels; the dimmest
+            classic symbol (purple at exposure 0.3) still stands 30-40 levels above its body,
+            while holes that sensor noise punches into a dark table stand 5-15.
         min_relative_symbol: a hole smaller than this fraction of the 75th-percentile hole
             diameter is not a symbol: the table showing where four rounded tile corners meet
             is a small hole ringed by tile bodies (the smallest symbol, star4, has about 0.55
@@ -167,6 +174,7 @@ class DetectorSettings:
     unseen_min_table_cells: int = 8
     unseen_sigma: float = 4.0
     unseen_min_spread: float = 4.0
+    unseen_min_region: int = 3
     weak_max_residual: float = 0.3
     weak_area_factor: float = 4.0
     refit_rounds: int = 2
@@ -176,6 +184,7 @@ class DetectorSettings:
     neutral_min: float = 18.0
     min_symbol_area_px: float = 20.0
     min_relative_symbol: float = 0.4
+    min_hole_contrast: float = 25.0
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
     body_max_dark: float = 0.4
@@ -291,8 +300,9 @@ def _dark_mask(
 
 def _neutral_mask(
     small: NDArray[np.uint8], gains: NDArray[np.float32], s: DetectorSettings
-) -> NDArray[np.uint8]:
-    """Tile-body mask of low saturation after white balance on the bodies (0/255).
+) -> tuple[NDArray[np.uint8], NDArray[np.uint8]]:
+    """Tile-body mask of low saturation after white balance on the bodies (0/255), and the
+    balanced chroma (uint8).
 
     ``C < max(neutral_min, neutral_ratio * V)`` with ``C = max - min`` and ``V = max`` of the
     balanced channels: black paint plus glare (the light's own colour) is grey, while the
@@ -300,8 +310,9 @@ def _neutral_mask(
     """
     bal = cv2.medianBlur(small, 3).astype(np.float32) * gains
     hi = bal.max(axis=2)
-    lo = bal.min(axis=2)
-    return ((hi - lo) < np.maximum(s.neutral_min, s.neutral_ratio * hi)).astype(np.uint8) * 255
+    chroma = hi - bal.min(axis=2)
+    mask = (chroma < np.maximum(s.neutral_min, s.neutral_ratio * hi)).astype(np.uint8) * 255
+    return mask, np.clip(chroma, 0, 255).astype(np.uint8)
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
@@ -342,12 +353,18 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
 def _symbol_candidates(
     dark: NDArray[np.uint8],
     s: DetectorSettings,
+    signal: NDArray[np.uint8],
+    min_contrast: float,
     area_range: tuple[float, float] | None = None,
 ) -> tuple[list[_Candidate], list[NDArray[np.int32]]]:
     """Holes of a body mask that look like symbols, and all outer body contours.
 
-    ``area_range`` (work px^2) narrows the accepted hole areas, e.g. to the sizes of the
-    symbols already found in the dark mask.
+    A hole is kept when its ring is body (``min_ring_dark``) and the ``signal`` that made the
+    mask (brightness for the dark mask, balanced chroma for the neutral one) is clearly
+    higher inside than in the ring: mean inside minus mean in the ring of at least
+    ``min_contrast`` (8-bit levels) - a printed symbol stands out, sensor noise in a dark
+    table does not. ``area_range`` (work px^2) narrows the accepted hole areas, e.g. to the
+    sizes of the symbols already found in the dark mask.
     """
     h, w = dark.shape
     contours, hier = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -388,6 +405,9 @@ def _symbol_candidates(
             continue
         n_dark = cv2.countNonZero(cv2.bitwise_and(ring, dark[y0:y1, x0:x1]))
         if n_dark < s.min_ring_dark * n_ring:
+            continue
+        sig = signal[y0:y1, x0:x1]
+        if cv2.mean(sig, mask=hole)[0] - cv2.mean(sig, mask=ring)[0] < min_contrast:
             continue
         out.append(
             _Candidate(
@@ -944,14 +964,14 @@ def detect(
     for _attempt in range(3):
         small, v = _work_image(image_bgr, scale)
         dark, env = _dark_mask(v, s)
-        c_dark, outers = _symbol_candidates(dark, s)
+        c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
         gains = _body_gains(small, dark, c_dark)
-        neutral = _neutral_mask(small, gains, s)
+        neutral, chroma = _neutral_mask(small, gains, s)
         rng_area = None
         if c_dark:  # neutral holes of about the size of the symbols seen in the dark mask
             a_med = float(np.median([c.area for c in c_dark]))
             rng_area = (a_med / s.weak_area_factor, a_med * s.weak_area_factor)
-        c_neutral, _ = _symbol_candidates(neutral, s, rng_area)
+        c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
         for c in c_neutral:
             c.strong = False
         cands = _merge_candidates([c_dark, c_neutral])
@@ -1015,7 +1035,8 @@ def _unseen_cells(
     The table's look is learned from the cells around the board (``unseen_table_ring``
     cells beyond it, not holding tiles): the median and spread of their mean CIELAB colour.
     A cell within one cell of the board's bounding box that holds no read tile and whose
-    colour is more than ``unseen_sigma`` spreads from the table's is unseen.
+    colour is more than ``unseen_sigma`` spreads from the table's is unseen when it is part
+    of a foreign region reaching in from beyond the board (an arm).
 
     Returns:
         ``(unseen cells, occluded fraction)``; the fraction is unseen cells over the board's
@@ -1061,8 +1082,19 @@ def _unseen_cells(
     ref = np.median(mean[ring], axis=0)
     dist = np.linalg.norm(mean - ref, axis=1)
     spread = max(float(np.median(dist[ring])) * 1.4826, s.unseen_min_spread)
-    covered = free & near & (dist > s.unseen_sigma * spread)
-    covered &= inside.reshape(len(cells), 25).any(axis=1)
+    foreign = free & (dist > s.unseen_sigma * spread) & inside.reshape(len(cells), 25).any(axis=1)
+    # an arm reaches in from outside: keep foreign regions that extend to the outer ring (or
+    # out of the picture); a cloth pattern's blots near the board do not
+    grid = foreign.reshape(rr.shape).astype(np.uint8)
+    n_lab, lab_grid = cv2.connectedComponents(grid, connectivity=8)
+    edge = np.zeros(rr.shape, bool)
+    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+    edge |= ~ok.reshape(rr.shape)
+    keep = np.zeros(n_lab, bool)
+    for lbl in range(1, n_lab):
+        comp = lab_grid == lbl
+        keep[lbl] = comp.sum() >= s.unseen_min_region and bool((comp & edge).any())
+    covered = keep[lab_grid].ravel() & near
     unseen = tuple(Pos(int(a), int(b)) for a, b in cells[covered])
     in_box = (cells[:, 0] >= r0) & (cells[:, 0] <= r1) & (cells[:, 1] >= c0) & (cells[:, 1] <= c1)
     n_cov = int((covered & in_box).sum())
@@ -1100,7 +1132,10 @@ def _assemble(
         fallback = diam * ratio
     side_est = np.where(np.isfinite(sides), sides, fallback)
     centres = np.array([c.centre_xy for c in cands])
-    pitch_mode = _pitch_mode(centres, s)
+    strong_c = np.array([c.strong for c in cands])
+    pitch_mode = _pitch_mode(
+        centres[strong_c] if strong_c.sum() >= s.min_pitch_support else centres, s
+    )
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         near = np.abs(side_est - s.tile_fill * pitch_mode) <= s.side_tolerance * pitch_mode
         side_est = np.where(near, side_est, s.tile_fill * pitch_mode)
