@@ -41,7 +41,7 @@ from scorer.model import CLASSIC_COLORS, NotationError, Placement, Shape
 from scorer.record import dump_record
 from webui import games as g
 from webui.api import create_game, import_record
-from webui.views import board_picture, live_view, log_view, summary_view
+from webui.views import NO_CAMERA, board_picture, live_view, log_view, summary_view
 
 bp = Blueprint("pages", __name__)
 
@@ -107,6 +107,14 @@ def _turn_from_form(prefix: str = "") -> dict[str, Any]:
     else:
         raise g.ApiError(400, "bad_turn", f"kind: expected place, exchange or pass, got {kind!r}")
     return turn
+
+
+def _local(url: str | None) -> str | None:
+    """``url`` if it is a path on this server (no scheme, no host), else None: redirects
+    never leave the site (no open redirect through ``next``)."""
+    if not url or not url.startswith("/") or url.startswith(("//", "/\\")):
+        return None
+    return url
 
 
 def _common(gid: int) -> dict[str, Any]:
@@ -286,7 +294,7 @@ def action(game_id: int) -> WResponse:
             )
     else:
         raise g.ApiError(400, "bad_action", f"unknown action {what!r}")
-    return redirect(request.form.get("next") or url_for("pages.live", game_id=game_id))
+    return redirect(_local(request.form.get("next")) or url_for("pages.live", game_id=game_id))
 
 
 @bp.post("/games/<int:game_id>/log/<int:index>")
@@ -330,9 +338,7 @@ def pin() -> WResponse | str | tuple[str, int]:
     import hmac
 
     st = g.state()
-    nxt = request.values.get("next") or "/"
-    if not nxt.startswith("/") or nxt.startswith("//"):
-        nxt = "/"
+    nxt = _local(request.values.get("next")) or "/"
     if request.method == "POST":
         given = request.form.get("pin", "")
         if st.pin and hmac.compare_digest(given.encode(), st.pin.encode()):
@@ -371,7 +377,7 @@ def events(game_id: int) -> Response:
                 now = time.monotonic()
                 if now >= next_health:
                     next_health = now + settings.sse_health_interval_s
-                    yield _sse("health", g.camera_health(st, game_id) or {"state": "none"})
+                    yield _sse("health", g.camera_health(st, game_id) or NO_CAMERA)
         finally:
             hub.leave()
 

@@ -35,6 +35,13 @@ __all__ = [
 
 JSON = dict[str, Any]
 
+#: Camera health when no camera follows the game.
+NO_CAMERA: JSON = {
+    "state": "none",
+    "message": "no camera on this game (start tabletally serve --camera SRC, or give a camera "
+    "source when creating a game); moves can be entered in the Move log",
+}
+
 
 def tile_json(tile: Tile, pos: Pos | None = None) -> JSON:
     """A tile as INTERFACES.md writes it (``row, col, color, shape``) plus display hints:
@@ -232,7 +239,7 @@ def live_view(
         ],
         unseen=_unseen_json(result.unseen, list(game.colors)),
         unseen_total=int(sum(result.unseen.values())),
-        camera=dict(camera) if camera is not None else {"state": "none", "message": "no camera"},
+        camera=dict(camera) if camera is not None else dict(NO_CAMERA),
     )
     return out
 

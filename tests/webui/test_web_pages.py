@@ -283,3 +283,12 @@ def test_import_form(client: Client, dutch_record: dict[str, Any]) -> None:
 def test_calibration_blueprint_is_optional(app: Flask) -> None:
     # With or without webui.calibrate, the app builds and serves its own routes.
     assert {"pages", "api", "exports"} <= set(app.blueprints)
+
+
+def test_action_next_cannot_redirect_offsite(client: Client, game_id: int) -> None:
+    for evil in ("https://evil.example/", "//evil.example/x", "/\\evil.example"):
+        r = client.form(f"/games/{game_id}/action", {"action": "pass", "next": evil})
+        assert r.status_code == 302
+        assert r.headers["Location"].endswith(f"/games/{game_id}"), evil
+    r = client.form(f"/games/{game_id}/action", {"action": "pass", "next": f"/games/{game_id}/log"})
+    assert r.headers["Location"].endswith(f"/games/{game_id}/log")
