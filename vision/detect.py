@@ -308,11 +308,19 @@ def _neutral_mask(
     balanced channels: black paint plus glare (the light's own colour) is grey, while the
     symbols keep their chroma.
     """
-    bal = cv2.medianBlur(small, 3).astype(np.float32) * gains
-    hi = bal.max(axis=2)
-    chroma = hi - bal.min(axis=2)
-    mask = (chroma < np.maximum(s.neutral_min, s.neutral_ratio * hi)).astype(np.uint8) * 255
-    return mask, np.clip(chroma, 0, 255).astype(np.uint8)
+    ramp = np.arange(256, dtype=np.float32)
+    chans = [
+        cv2.LUT(c, np.clip(ramp * g, 0, 255).astype(np.uint8))
+        for c, g in zip(cv2.split(cv2.medianBlur(small, 3)), gains, strict=True)
+    ]
+    hi = cv2.max(cv2.max(chans[0], chans[1]), chans[2])
+    lo = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
+    chroma = cv2.subtract(hi, lo)
+    limit = np.maximum(
+        cv2.multiply(hi, 1.0, scale=s.neutral_ratio, dtype=cv2.CV_32F), s.neutral_min
+    )
+    mask = (chroma.astype(np.float32) < limit).astype(np.uint8) * 255
+    return mask, chroma
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
@@ -440,36 +448,38 @@ def _edge_angles(
 ) -> NDArray[np.float64]:
     """Each tile's own edge direction (radians in [0, pi/2), modulo 90 degrees).
 
-    The gradients in a box of half-size ``half`` around the tile, with the symbol masked out
-    (its outline would bias diamonds and stars by 45 degrees), are summarised by the
+    The gradients in a box of half-size ``half`` around the tile, with the symbols masked out
+    (their outlines would bias diamonds and stars by 45 degrees), are summarised by the
     magnitude-weighted mean of ``exp(4i * gradient angle)``, whose angle / 4 is the direction
-    of the tile's edges and seams (the four edge normals coincide after quadrupling).
+    of the tile's edges and seams (the four edge normals coincide after quadrupling). Box
+    sums come from integral images, so the cost does not grow with the number of tiles.
     """
-    h, w = v.shape
-    angles = np.zeros(len(cands))
-    for i, c in enumerate(cands):
-        x, y = c.centre_xy
-        hs = max(3.0, float(half[i]))
-        x0, x1 = int(max(0, x - hs)), int(min(w, x + hs + 2))
-        y0, y1 = int(max(0, y - hs)), int(min(h, y + hs + 2))
-        roi = v[y0:y1, x0:x1]
-        if roi.shape[0] < 4 or roi.shape[1] < 4:
-            continue
-        gx = cv2.Sobel(roi, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(roi, cv2.CV_32F, 0, 1, ksize=3)
-        mask = np.full(roi.shape, 255, np.uint8)
-        r = max(2, round(0.2 * c.diameter))
-        cv2.drawContours(mask, [c.contour], -1, 0, -1, offset=(-x0, -y0))
-        cv2.drawContours(mask, [c.contour], -1, 0, 2 * r, offset=(-x0, -y0))
-        mask[0, :] = mask[-1, :] = 0
-        mask[:, 0] = mask[:, -1] = 0
-        z = (gx + 1j * gy)[mask > 0]
-        if z.size == 0:
-            continue
-        z4 = z**4 / np.maximum(np.abs(z) ** 2, 1e-6)  # weight |g|^2, angle 4 theta
-        sz = complex(z4.sum())
-        angles[i] = (math.atan2(sz.imag, sz.real) / 4.0) % (math.pi / 2)
-    return angles
+    if not cands:
+        return np.zeros(0)
+    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)
+    gx2, gy2, gxy = gx * gx, gy * gy, gx * gy
+    a = gx2 - gy2  # |g|^2 cos 2t
+    b = 2.0 * gxy  # |g|^2 sin 2t
+    m = gx2 + gy2 + 1e-3
+    keep = np.full(v.shape, 255, np.uint8)
+    r = max(2, round(0.2 * float(np.median([c.diameter for c in cands]))))
+    contours = [c.contour for c in cands]
+    cv2.drawContours(keep, contours, -1, 0, -1)
+    cv2.drawContours(keep, contours, -1, 0, 2 * r)
+    w = (keep > 0).astype(np.float32) / m
+    re = cv2.integral((a * a - b * b) * w, sdepth=cv2.CV_64F)  # |g|^2 cos 4t
+    im = cv2.integral(2.0 * a * b * w, sdepth=cv2.CV_64F)  # |g|^2 sin 4t
+    h, wd = v.shape
+    ctr = np.array([c.centre_xy for c in cands])
+    hs = np.maximum(3.0, half)
+    x0 = np.clip((ctr[:, 0] - hs).astype(int), 0, wd)
+    x1 = np.clip((ctr[:, 0] + hs + 1).astype(int), 0, wd)
+    y0 = np.clip((ctr[:, 1] - hs).astype(int), 0, h)
+    y1 = np.clip((ctr[:, 1] + hs + 1).astype(int), 0, h)
+    sr = re[y1, x1] - re[y0, x1] - re[y1, x0] + re[y0, x0]
+    si = im[y1, x1] - im[y0, x1] - im[y1, x0] + im[y0, x0]
+    return (np.arctan2(si, sr) / 4.0) % (math.pi / 2)
 
 
 @dataclass
