@@ -181,7 +181,10 @@ class BoardPicture:
         for line in self.lines:
             xs = [(p.col - c0) * CELL for p in line.cells]
             ys = [(p.row - r0) * CELL for p in line.cells]
-            lx, ly = max(xs) + CELL - 2, max(ys) + CELL - 2
+            if len(set(ys)) == 1:  # a row: label on its right end, vertically centred
+                lx, ly = max(xs) + CELL - 1, ys[0] + CELL / 2
+            else:  # a column: label under its bottom end, horizontally centred
+                lx, ly = xs[0] + CELL / 2, max(ys) + CELL - 1
             out.append(
                 f'<g class="line-label"><circle cx="{lx:g}" cy="{ly:g}" r="8" fill="#ffe66d" '
                 f'stroke="#222"/><text x="{lx:g}" y="{ly + 3.5:g}" font-size="10" '
