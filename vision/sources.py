@@ -92,7 +92,8 @@ class SourceSettings:
         file_queue: frames buffered for files/folders; the reader waits rather than drop one
             (a replay must see every frame).
         realtime: pace files/folders at their frame rate (for ``serve --demo``), instead of as
-            fast as the consumer reads (``replay``).
+            fast as the consumer reads (``replay``). A paced file behaves like a camera: when
+            the consumer falls behind, stale frames are dropped (newest wins).
         folder_fps: frame rate assumed for an image folder (media time ``t = index / fps``).
         dark_mean, dark_p99: a frame whose grey mean is below ``dark_mean`` *and* whose 99th
             percentile is below ``dark_p99`` (0..255) is "black" (lens cap, camera starting).
@@ -431,7 +432,7 @@ class FrameSource:
     def _deliver(self, gen: int, item: Frame | BaseException | None) -> None:
         """Hand an item to the consumer: newest-wins for live sources, blocking for files."""
         while self._current(gen):
-            if self.live and isinstance(item, Frame):
+            if (self.live or self.settings.realtime) and isinstance(item, Frame):
                 try:
                     self._queue.put_nowait(item)
                     return

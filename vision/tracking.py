@@ -65,12 +65,12 @@ class TrackerSettings:
     """Every threshold of the tracker, with where it comes from.
 
     Attributes:
-        settle_frames: observations that must agree before a board counts as settled. 4 at the
-            ~5-15 processed fps of a 1080p stream on 2 cores is 0.3-0.8 s of stillness: long
-            enough that a hand pausing mid-move over an empty spot is not taken for a finished
-            move (the gate also sees the hand), short enough to commit within 1 s (issue 4).
-        settle_s: the run must also span at least this many seconds of media time (0.25 s), so
-            a fast camera does not settle on four frames taken within 70 ms of each other.
+        settle_frames: observations that must agree before a board counts as settled (3).
+        settle_s: the run must also span at least this many seconds of media time (0.3 s).
+            Together: 0.3 s of stillness at 10-15 processed fps, 0.35-0.5 s at the ~6 fps a
+            1080p stream gets on 2 busy cores — a hand moving over the table breaks the run
+            (motion gate) long before, and the commit stays well within 1 s of the board
+            settling (issue 4; measured in benchmarks/bench_tracking.py).
         max_occluded: an observation with more than this share of the board's tile tops
             covered is gated out (hands). 0.02: a fingertip resting on one tile of a 50-tile
             board; anything larger is a hand in the picture.
@@ -105,8 +105,8 @@ class TrackerSettings:
             for a clean settle too.
     """
 
-    settle_frames: int = 4
-    settle_s: float = 0.25
+    settle_frames: int = 3
+    settle_s: float = 0.3
     max_occluded: float = 0.02
     max_unseen: int = 1
     max_motion: float = 1.0
@@ -454,7 +454,7 @@ class Tracker:
             self.status = "settled"
             return []
         span = run.seen[-1].t - run.seen[0].t
-        if not s.stills and (len(run.seen) < s.settle_frames or span < s.settle_s):
+        if not s.stills and (len(run.seen) < s.settle_frames or span + 1e-6 < s.settle_s):
             self.status = "settling"
             return []
         run.done = True
