@@ -107,6 +107,11 @@ class ColourSettings:
         lightness_weight: weight of ΔL* when classifying a tile with learned references: light
             gradients and vignetting change lightness across a table far more than hue
             (``vision.colour`` uses 0.35 for the same reason; 0.5 keeps white vs grey apart).
+        body_subtract: share of the tile body's linear colour taken from each symbol pixel
+            (specular glare and lens flare add light to paint and body alike; black paint's
+            own reflectance is small and neutral). The same 0.5 as
+            ``vision.colour.ColourSettings.body_subtract``: it is part of the reference space
+            contract, so learned references and the detector's readings compare like with like.
         smooth_px: box filter (pixels) applied before measuring symbol colours, so the spread
             measures the paint and the light, not sensor noise (a 3x3 mean divides the noise
             σ by 3; measured on the ``dim`` render preset).
@@ -130,6 +135,7 @@ class ColourSettings:
     max_fit_residual: float = 15.0
     max_body_gain: float = 3.0
     chain_slack: float = 1.3
+    body_subtract: float = 0.5
     lightness_weight: float = 0.5
 
 
@@ -363,7 +369,11 @@ def _tile_pixels(
         inner = cv2.erode(sym, np.ones((k, k), np.uint8))  # the box must stay on the paint
         if inner.sum() >= settings.min_pixels:
             sym = inner
-    return np.asarray(lin[sym > 0], dtype=np.float64), body_px
+    paint = np.asarray(lin[sym > 0], dtype=np.float64)
+    if settings.body_subtract > 0 and len(body_px) >= 3 and len(paint):
+        # glare and flare add the same light to paint and body; black paint reflects little
+        paint = np.maximum(paint - settings.body_subtract * np.median(body_px, axis=0), 1e-4)
+    return paint, body_px
 
 
 def symbol_lab(
