@@ -251,3 +251,84 @@ def test_live_session_tracks_into_the_store_with_ui_exchanges(
         path = store.snapshot_path(gid, ev.index)
         assert path.read_bytes()[:2] == b"\xff\xd8"
     assert frames and frames[-1][:2] == b"\xff\xd8" and session.latest_jpeg is not None
+
+
+def test_live_session_survives_a_stalled_stream_with_the_game_untouched(
+    store: GameStore,
+) -> None:
+    """A phone stream that stalls: health says "lost since HH:MM", the game is untouched, and
+    tracking goes on when the stream comes back."""
+    import http.server
+    import socketserver
+    import threading
+
+    settings = DemoSettings(seed=8, players=2, turns=1, size=(640, 360), exchange_rate=0.0)
+    game = demo_game(settings)
+    from vision.demo import make_scene
+
+    scene = make_scene(script_game(game, settings), settings)
+    board = replay(game).board  # the first move on the table
+    jpegs = []
+    for t in (0.0, 0.1, 0.2):
+        ok, buf = cv2.imencode(".jpg", scene.frame(board, t=t).image_bgr)
+        assert ok
+        jpegs.append(buf.tobytes())
+    stalled = threading.Event()
+    closing = threading.Event()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=f")
+            self.end_headers()
+            k = 0
+            try:
+                while not closing.is_set():
+                    if stalled.is_set():
+                        time.sleep(0.02)
+                        continue
+                    body = jpegs[k % len(jpegs)]
+                    head = f"--f\r\nContent-Type: image/jpeg\r\nContent-Length: {len(body)}"
+                    self.wfile.write(head.encode() + b"\r\n\r\n" + body + b"\r\n")
+                    k += 1
+                    time.sleep(0.1)
+            except OSError:
+                pass
+
+    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/video"
+    gid = store.create_game(game.players)
+    src = SourceSettings(open_timeout_s=1.0, read_timeout_s=0.8, stall_s=0.5, backoff_s=(0.2,))
+    session = LiveSession(store, gid, url, source_settings=src,
+                          first_player=game.events[0].player).start()  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while not store.game(gid).events and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert store.game(gid).events == game.events[:1]
+        stalled.set()
+        time.sleep(2.5)
+        health = session.health()
+        assert health["state"] == "lost" and "lost since" in health["message"]
+        assert health["source"]["lost_since"] is not None
+        assert store.game(gid).events == game.events[:1]  # untouched while lost
+        stalled.clear()
+        deadline = time.monotonic() + 20
+        while session.health()["state"] != "ok" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        health = session.health()
+        assert health["state"] == "ok" and health["source"]["reconnects"] >= 1
+        assert store.game(gid).events == game.events[:1]  # same board: no phantom move
+    finally:
+        session.stop()
+        closing.set()
+        server.shutdown()
+        server.server_close()
