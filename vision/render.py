@@ -569,7 +569,8 @@ class Rendered:
         pitch_px: lattice pitch at the board centre, pixels.
         conditions: the conditions used.
         seed: the seed used.
-        hand_mask: (H, W) bool, True where a hand or arm covers the image.
+        hand_mask: (H, W) bool, True where an occluder covers the image: a hand, an arm, a held
+            tile or a tall object (cup, tile bag).
         palette: colour names the board was painted with, in palette order.
     """
 
@@ -1260,6 +1261,8 @@ _T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE, _T_CLUTTE
 # Clutter: everyday objects on the table around the board
 # ----------------------------------------------------------------------------------------------
 _CLUTTER_KINDS = ("sheet", "pencil", "cup", "bag", "die", "coin", "facedown")
+#: Clutter tall enough to hide tiles (drawn after them; counted as an occluder in the truth).
+_TALL_CLUTTER = ("cup", "bag")
 
 
 def _clutter_items(
@@ -1370,8 +1373,10 @@ def _draw_clutter(
     size: tuple[int, int],
     sh_dir: NDArray[np.float64],
     shadow: float,
+    occluder: F32 | None = None,
 ) -> None:
-    """Draw clutter ``items`` (from :func:`_clutter_items`) into ``img`` (linear, in place)."""
+    """Draw clutter ``items`` (from :func:`_clutter_items`) into ``img`` (linear, in place);
+    their coverage is accumulated into ``occluder`` (H, W) when given."""
     for it in items:
         rng = np.random.default_rng(it["seed"])
         ca, sa = math.cos(it["angle"]), math.sin(it["angle"])
@@ -1403,6 +1408,9 @@ def _draw_clutter(
             m = _poly_mask(ps, x0, y0, rw, rh) * np.float32(alpha)
             c = colour if isinstance(colour, np.ndarray) else _lin(colour)
             _blend(img, m, c, x0, y0)
+            if occluder is not None:
+                sub = occluder[y0 : y0 + rh, x0 : x0 + rw]
+                np.maximum(sub, m, out=sub)
             return x0, y0, m
 
         def cast(local: NDArray[np.float64], height: float, rot: NDArray[np.float64] = rot) -> None:
@@ -1862,8 +1870,9 @@ class Scene:
         img *= (1 - cond.shadow * 0.85 * sm)[..., None]
 
         # clutter lies on the table around the board
-        if self._clutter:
-            _draw_clutter(img, gloss, cam, self._clutter, self.size, sh_dir, cond.shadow)
+        low = [it for it in self._clutter if it["kind"] not in _TALL_CLUTTER]
+        if low:
+            _draw_clutter(img, gloss, cam, low, self.size, sh_dir, cond.shadow)
             for k, it in enumerate(self._clutter):  # spare tiles lying face down (plain backs)
                 if it["kind"] == "facedown":
                     g = self._tile_geometry(
@@ -1880,10 +1889,16 @@ class Scene:
             self._draw_tile(img, gloss, g, colors[tile.color], wear_noise)
             truth_geo.append((pos, tile, g))
 
+        # tall objects (cups, the bag) stand above the tiles and may hide some in oblique views
+        occluder = np.zeros((h, w), np.float32)
+        tall = [it for it in self._clutter if it["kind"] in _TALL_CLUTTER]
+        if tall:
+            _draw_clutter(img, gloss, cam, tall, self.size, sh_dir, cond.shadow, occluder)
+
         # 5. hands: shadows first, then the hands themselves
-        hand_alpha = np.zeros((h, w), np.float32)
         if hands:
             hand_alpha = self._draw_hands(img, gloss, cam, hands, sh_dir, frng)
+            np.maximum(occluder, hand_alpha, out=occluder)
 
         # 6. illumination, glare, exposure (linear)
         light = self._illumination(t)
@@ -1930,7 +1945,7 @@ class Scene:
 
         # 9. truth
         truth = []
-        hand_cover = hand_alpha > 0.5
+        hand_cover = occluder > 0.5
         for pos, tile, g in truth_geo:
             top = g["top_xy"]
             covered, inside = self._coverage(top, hand_cover, g["ok"])

@@ -533,3 +533,19 @@ def test_truth_corners_run_clockwise_in_the_image() -> None:
         for o in truth_observation(r).tiles:
             first = o.corners_xy[0]
             assert first[0] + first[1] == min(x + y for x, y in o.corners_xy)
+
+
+def test_a_tall_cup_in_front_of_the_board_hides_tiles_in_an_oblique_view() -> None:
+    cond = dataclasses.replace(PRESETS["oblique"], tile_px=40.0)
+    row = Board({Pos(0, c): Tile("red", Shape.CIRCLE) for c in range(-3, 4)})
+    scene = Scene(cond, 3, size=(640, 480), fit=row)
+    toward_cam = scene.camera.c[:2] / np.hypot(*scene.camera.c[:2])
+    x, y = toward_cam * 75.0  # just off the line, between it and the camera
+    scene._clutter = [{"kind": "cup", "x": float(x), "y": float(y), "angle": 0.0, "seed": 1}]
+    r = scene.frame(row)
+    assert r.hand_mask.any()
+    hidden = [t for t in r.truth if not t.visible]
+    assert hidden, "a 95 mm cup next to the line should hide some of it at 35 degrees"
+    assert all(t.covered > HIDDEN_COVER for t in hidden)
+    scene._clutter = []
+    assert all(t.visible for t in scene.frame(row).truth)  # without the cup, all are seen
