@@ -85,9 +85,14 @@ def _accuracy(seed: int, players: int, turns: int, folder: Path) -> dict[str, An
         if isinstance(ev, Review):
             reviews += 1
             continue
+        played = truth.events[k]
+        assert isinstance(played, Place) and isinstance(ev, Place)
         tiles = {(tf.apply(Pos(*p)), t) for p, t in ev.tiles.tiles}
-        want = set(truth.events[k].tiles.tiles)  # type: ignore[union-attr]
-        if tiles == want and got_pts[i] == want_pts[k] and ev.player == truth.events[k].player:
+        if (
+            tiles == set(played.tiles.tiles)
+            and got_pts[i] == want_pts[k]
+            and ev.player == played.player
+        ):
             exact += 1
         f = sink.frames[i]
         if f is not None:

@@ -387,7 +387,7 @@ def ensure_demo_video(
     Raises:
         OSError: the folder cannot be written, or OpenCV cannot write the video.
     """
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
 
     from scorer.record import dump_record
 
@@ -401,7 +401,7 @@ def ensure_demo_video(
     script = script_game(game, settings)
     scene = make_scene(script, settings)
     tmp = folder / f".{name}.{os.getpid()}.avi"
-    writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*"MJPG"), script.fps, settings.size)
+    writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter.fourcc(*"MJPG"), script.fps, settings.size)
     if not writer.isOpened():
         raise OSError(f"{tmp}: OpenCV cannot write an MJPEG video here")
     try:

@@ -292,8 +292,8 @@ class LiveSession:
 
     def _step(self, frame: Frame) -> None:
         for k in sorted(k for k in self.ui_events if k <= frame.index):
-            for ev in self.ui_events.pop(k):
-                self.store.append(self.game_id, ev, source="ui", frame=k)
+            for ui_event in self.ui_events.pop(k):
+                self.store.append(self.game_id, ui_event, source="ui", frame=k)
         if frame.index < self.skip_until:
             return
         events = self.pipeline.process(frame, use_motion=not self.tracker.settings.stills)

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import cv2
 import numpy as np
@@ -500,10 +500,12 @@ class FrameSource:
             if _jpeg_truncated(data):
                 self._skip("truncated")
                 continue
-            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            image = cast(
+                Image | None, cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            )
             problem = frame_problem(image, self.settings)
-            if problem is not None:
-                self._skip(problem)
+            if problem is not None or image is None:
+                self._skip(problem or "unreadable")
                 continue
             self._good(gen, Frame(i, t, image, path.name))
         with self._lock:
@@ -556,7 +558,8 @@ class FrameSource:
                 while self._current(gen):
                     with self._lock:
                         self._read_started = time.monotonic()
-                    ok, image = cap.read()
+                    ok, raw = cap.read()
+                    image = cast(Image, raw)
                     with self._lock:
                         self._read_started = None
                     if not self._current(gen):

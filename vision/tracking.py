@@ -510,12 +510,12 @@ class Tracker:
     # -- settling -----------------------------------------------------------------------------
     def _vote(self, run: _Run) -> dict[Pos, list[Tile]]:
         """Per cell, the readings ordered by their total weight over the run."""
-        totals: dict[Pos, Counter[Tile]] = defaultdict(Counter)
+        totals: dict[Pos, dict[Tile, float]] = defaultdict(lambda: defaultdict(float))
         for seen in run.seen:
             for p, items in seen.readings.items():
                 for tile, w in items:
                     totals[p][tile] += w
-        return {p: [t for t, _ in c.most_common()] for p, c in totals.items()}
+        return {p: sorted(c, key=lambda t: -c[t]) for p, c in totals.items()}
 
     def _settled(self, run: _Run, frame_index: int, t: float, arrived: float) -> list[TrackerEvent]:
         voted = self._vote(run)
