@@ -47,6 +47,7 @@ class Hub:
         self._cond = threading.Condition()
         self._frame_cond = threading.Condition()
         self._versions: dict[int, int] = {}
+        self._stamps: dict[int, object] = {}
         self._frame: Frame | None = None
         self._closed = False
         self._clients = 0
@@ -76,6 +77,18 @@ class Hub:
                     break
                 self._cond.wait(left)
             return self._versions.get(game_id, 0)
+
+    def observe(self, game_id: int, stamp: object) -> bool:
+        """Report the store's change stamp of ``game_id`` (e.g. its ``updated`` time and event
+        count); the first report of a new stamp bumps the version (a change written by another
+        process or thread that did not announce it) and returns True."""
+        with self._cond:
+            old = self._stamps.get(game_id)
+            self._stamps[game_id] = stamp
+            if old is None or old == stamp:
+                return False
+        self.bump(game_id)
+        return True
 
     # -- camera frames ------------------------------------------------------------------------
     def publish_frame(self, jpeg: bytes) -> Frame:

@@ -377,6 +377,9 @@ def events(game_id: int) -> Response:
                 now = time.monotonic()
                 if now >= next_health:
                     next_health = now + settings.sse_health_interval_s
+                    # a change written elsewhere (another process on the same store) shows too
+                    info = st.store.info(game_id)
+                    hub.observe(game_id, (info.updated, info.events))
                     yield _sse("health", g.camera_health(st, game_id) or NO_CAMERA)
         finally:
             hub.leave()

@@ -128,3 +128,24 @@ def test_hub_wait_and_close() -> None:
     t0 = time.monotonic()
     hub.wait_change(1, 1, 5.0)
     assert time.monotonic() - t0 < 2.0 and hub.closed
+
+
+def test_sse_shows_changes_written_by_another_process(
+    server: ServerThread, app: Flask, game_id: int, tmp_path: object
+) -> None:
+    from scorer.game import Pass
+    from scorer.store import GameStore
+
+    resp = _open(server, f"/games/{game_id}/events")
+    events = _sse_events(resp)
+    _, data = next(e for e in events if e[0] == "game")
+    first = int(data.split(":")[1].rstrip("}"))
+    next(e for e in events if e[0] == "health")  # the stream has seen the store once
+    other = GameStore(app.extensions["tabletally"].store.path)  # a second connection
+    try:
+        other.append(game_id, Pass(0), source="ui")
+    finally:
+        other.close()
+    _, data = next(e for e in events if e[0] == "game")
+    assert int(data.split(":")[1].rstrip("}")) > first
+    resp.close()
