@@ -1141,13 +1141,30 @@ def _hand_polys(hand: Hand, arm_mm: float = 800.0) -> list[tuple[str, NDArray[np
         root = (base_u + 8, offs[i])
         tip = (base_u + 8 - ln * math.cos(ang), offs[i] - ln * math.sin(ang) * 1.0)
         polys.append(("finger", capsule(root, tip, widths[i], widths[i] * 0.85, 8, 0)))
+        polys.append(("nail", _nail(root, tip, widths[i] * 0.55, 0.0)))
     # thumb from the palm's side
     side = 1.0 if hand.spread_deg > 8 else -1.0
     t_root = (base_u + 60, side * 34.0)
     t_ang = math.radians(35 + 2 * hand.spread_deg)
     t_tip = (t_root[0] - 58 * math.cos(t_ang), t_root[1] + side * 58 * math.sin(t_ang))
     polys.append(("finger", capsule(t_root, t_tip, 24, 19, 12, 4)))
+    polys.append(("nail", _nail(t_root, t_tip, 24 * 0.55, 4.0)))
     return polys
+
+
+def _nail(
+    root: tuple[float, float], tip: tuple[float, float], width: float, z: float
+) -> NDArray[np.float64]:
+    """A finger nail seen from above: an ellipse just behind the tip (hand frame, mm)."""
+    a, b = np.array(root), np.array(tip)
+    d = b - a
+    t = d / (float(np.hypot(*d)) or 1.0)
+    centre = b - t * (width * 0.95)
+    length = width * 1.25
+    ang = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    nrm = np.array([-t[1], t[0]])
+    pts = centre + np.outer(np.cos(ang) * length / 2, t) + np.outer(np.sin(ang) * width / 2, nrm)
+    return np.column_stack([pts, np.full(len(pts), z + 1.0)])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -2185,6 +2202,7 @@ class Scene:
             sleeve_m = np.zeros((h, w), np.uint8)
             crease = np.zeros((h, w), np.uint8)
             palm_m = np.zeros((h, w), np.uint8)
+            nail_m = np.zeros((h, w), np.uint8)
             shadow = np.zeros((sh, sw), np.uint8)
             crease_px = max(1, round(pitch * 0.03))
             for kind, poly in _hand_polys(hand, arm_mm):
@@ -2195,6 +2213,9 @@ class Scene:
                 if keep.sum() < 3:
                     continue
                 pts = np.round(np.clip(xy[keep], -4 * w, 5 * w) * _SCALE).astype(np.int32)
+                if kind == "nail":
+                    cv2.fillPoly(nail_m, [pts], 255, cv2.LINE_AA, _SHIFT)
+                    continue
                 target_m = sleeve_m if kind == "sleeve" else skin_m
                 cv2.fillPoly(target_m, [pts], 255, cv2.LINE_AA, _SHIFT)
                 if kind == "palm":
@@ -2233,6 +2254,9 @@ class Scene:
             # skin is not flat: a little low-frequency mottling
             mott = _fbm(rng, (y1 - y0, x1 - x0), max(pitch * 0.8, 2.0), 2) * 0.05
             col *= (1 + mott)[..., None]
+            nails = nail_m[y0:y1, x0:x1].astype(np.float32)[..., None] * np.float32(1 / 255)
+            nail_col = np.clip(_lin(skin) * np.array([1.25, 1.2, 1.35], np.float32) + 0.04, 0, 1)
+            col = col * (1 - 0.8 * nails) + nail_col * (0.8 * nails)
             if hand.sleeve_rgb is not None:
                 fold = _fbm(rng, (y1 - y0, x1 - x0), max(pitch * 0.5, 2.0), 3) * 0.12
                 sleeve_col = _lin(hand.sleeve_rgb)[None, None, :] * (1 + fold)[..., None]
