@@ -383,46 +383,55 @@ def _symbol_candidates(
     min_area = s.min_symbol_area_px
     if area_range is not None:
         min_area, max_area = max(min_area, area_range[0]), min(max_area, area_range[1])
-    out: list[_Candidate] = []
-    for i, c in enumerate(contours):
-        parent = int(hier[i, 3])
-        if parent < 0:
-            continue
+    # size and border checks first (holes only), then the ring test for all at once
+    keep_i: list[int] = []
+    areas: list[float] = []
+    for i in np.nonzero(hier[:, 3] >= 0)[0]:
+        c = contours[i]
         area = cv2.contourArea(c)
         if area < min_area or area > max_area:
             continue
         x, y, bw, bh = cv2.boundingRect(c)
         if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
             continue
+        keep_i.append(int(i))
+        areas.append(area)
+    if not keep_i:
+        return [], [c for i, c in enumerate(contours) if hier[i, 3] < 0]
+    n = len(keep_i)
+    diam = np.sqrt(4 * np.asarray(areas) / math.pi)
+    # label image of the holes; the ring is one dilation (radius from the median hole)
+    lab = np.zeros((h, w), np.uint16)
+    for k, i in enumerate(keep_i):
+        cv2.drawContours(lab, contours, i, min(k + 1, 65535), -1)
+    r = max(2, round(s.ring_width * float(np.median(diam))))
+    dil = cv2.dilate(lab, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    ring = (dil > 0) & (lab == 0)
+    in_hole = lab > 0
+    rl = dil[ring].astype(np.int64)
+    hl = lab[in_hole].astype(np.int64)
+    sig = signal.astype(np.float64)
+    n_ring = np.bincount(rl, minlength=n + 1)[1:]
+    n_dark = np.bincount(rl, weights=(dark[ring] > 0).astype(np.float64), minlength=n + 1)[1:]
+    s_ring = np.bincount(rl, weights=sig[ring], minlength=n + 1)[1:]
+    n_hole = np.bincount(hl, minlength=n + 1)[1:]
+    s_hole = np.bincount(hl, weights=sig[in_hole], minlength=n + 1)[1:]
+    contrast = s_hole / np.maximum(n_hole, 1) - s_ring / np.maximum(n_ring, 1)
+    passed = (n_ring > 0) & (n_dark >= s.min_ring_dark * n_ring) & (contrast >= min_contrast)
+    out: list[_Candidate] = []
+    for k in np.nonzero(passed)[0]:
+        i = keep_i[int(k)]
+        c = contours[i]
         m = cv2.moments(c)
         if m["m00"] <= 0:
             continue
-        diameter = math.sqrt(4 * area / math.pi)
-        # the ring around the hole must be tile body
-        r = max(2, round(s.ring_width * diameter))
-        x0, y0 = max(0, x - r), max(0, y - r)
-        x1, y1 = min(w, x + bw + r), min(h, y + bh + r)
-        hole = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(hole, [c], -1, 255, -1, offset=(-x0, -y0))
-        ring = cv2.dilate(
-            hole, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-        )
-        ring = cv2.subtract(ring, hole)
-        n_ring = cv2.countNonZero(ring)
-        if n_ring == 0:
-            continue
-        n_dark = cv2.countNonZero(cv2.bitwise_and(ring, dark[y0:y1, x0:x1]))
-        if n_dark < s.min_ring_dark * n_ring:
-            continue
-        sig = signal[y0:y1, x0:x1]
-        if cv2.mean(sig, mask=hole)[0] - cv2.mean(sig, mask=ring)[0] < min_contrast:
-            continue
+        parent = int(hier[i, 3])
         out.append(
             _Candidate(
                 centre_xy=np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]),
-                area=area,
-                diameter=diameter,
-                bbox=(x, y, bw, bh),
+                area=float(areas[int(k)]),
+                diameter=float(diam[int(k)]),
+                bbox=cv2.boundingRect(c),
                 contour=c,
                 parent=parent,
                 parent_contour=contours[parent],
@@ -456,6 +465,14 @@ def _edge_angles(
     """
     if not cands:
         return np.zeros(0)
+    # work in the box around all candidates (the board), not the whole picture
+    ctr_all = np.array([c.centre_xy for c in cands])
+    pad = float(np.max(half)) + 4.0
+    bx0 = int(max(0, ctr_all[:, 0].min() - pad))
+    by0 = int(max(0, ctr_all[:, 1].min() - pad))
+    bx1 = int(min(v.shape[1], ctr_all[:, 0].max() + pad + 1))
+    by1 = int(min(v.shape[0], ctr_all[:, 1].max() + pad + 1))
+    v = v[by0:by1, bx0:bx1]
     gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)
     gx2, gy2, gxy = gx * gx, gy * gy, gx * gy
@@ -465,13 +482,13 @@ def _edge_angles(
     keep = np.full(v.shape, 255, np.uint8)
     r = max(2, round(0.2 * float(np.median([c.diameter for c in cands]))))
     contours = [c.contour for c in cands]
-    cv2.drawContours(keep, contours, -1, 0, -1)
-    cv2.drawContours(keep, contours, -1, 0, 2 * r)
+    cv2.drawContours(keep, contours, -1, 0, -1, offset=(-bx0, -by0))
+    cv2.drawContours(keep, contours, -1, 0, 2 * r, offset=(-bx0, -by0))
     w = (keep > 0).astype(np.float32) / m
     re = cv2.integral((a * a - b * b) * w, sdepth=cv2.CV_64F)  # |g|^2 cos 4t
     im = cv2.integral(2.0 * a * b * w, sdepth=cv2.CV_64F)  # |g|^2 sin 4t
     h, wd = v.shape
-    ctr = np.array([c.centre_xy for c in cands])
+    ctr = ctr_all - np.array([bx0, by0])
     hs = np.maximum(3.0, half)
     x0 = np.clip((ctr[:, 0] - hs).astype(int), 0, wd)
     x1 = np.clip((ctr[:, 0] + hs + 1).astype(int), 0, wd)
@@ -544,16 +561,16 @@ def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
     """Blur sigma of each symbol's edge, as a fraction of the patch (tile) side.
 
     A step blurred by a Gaussian of sigma ``s`` has a largest slope of ``1 / (s sqrt(2 pi))``
-    (per unit of step height) at its half-way point, so ``s`` follows from the median slope
-    of the 0..1 symbol score where it crosses the middle band.
+    (per unit of step height) at its half-way point, so ``s`` follows from the mean slope of
+    the 0..1 symbol score where it crosses the middle band.
     """
     gy, gx = np.gradient(score, axis=(1, 2))
     slope = np.hypot(gx, gy)
     band = (score > 0.3) & (score < 0.7)
     cnt = band.sum(axis=(1, 2))
-    med = np.array([np.median(slope[i][band[i]]) if cnt[i] else 0.0 for i in range(len(score))])
-    sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(med, 1e-3))
-    return np.where(cnt > 0, sig / p, 0.0)
+    mean = (slope * band).sum(axis=(1, 2)) / np.maximum(cnt, 1)
+    sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
+    return np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
 
 
 def _read_patches(

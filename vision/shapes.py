@@ -199,6 +199,17 @@ def prototype_mask(shape: Shape, size: int, blur: float = 0.0) -> NDArray[np.uin
     return np.where(img >= 127.5, 255, 0).astype(np.uint8)
 
 
+@lru_cache(maxsize=8)
+def _ray_table(bins: int, n_r: int, step: float) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """``(bins, n_r)`` x and y offsets of ray samples (directions by rows, radii by columns)."""
+    r = (np.arange(n_r) + 0.5) * step
+    th = np.arange(bins) * (2 * math.pi / bins)
+    return (
+        (np.cos(th)[:, None] * r[None, :]).astype(np.float32),
+        (np.sin(th)[:, None] * r[None, :]).astype(np.float32),
+    )
+
+
 def radial_profiles(
     masks: NDArray[np.bool_], bins: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
@@ -221,33 +232,36 @@ def radial_profiles(
         return prof, sol, np.zeros(0, bool)
     area = masks.reshape(n, -1).sum(axis=1).astype(np.float64)
     ok = area > 0
-    yy, xx = np.mgrid[0:p, 0:p]
+    flat = masks.reshape(n, -1).astype(np.float32)
     safe = np.maximum(area, 1.0)
-    cx = (masks * (xx + 0.5)).reshape(n, -1).sum(axis=1) / safe
-    cy = (masks * (yy + 0.5)).reshape(n, -1).sum(axis=1) / safe
-    # rays from each centroid, sampled every half pixel, read from a mosaic of the masks
-    n_r = 2 * p
+    coord = np.arange(p, dtype=np.float32) + 0.5
+    cx = (flat.reshape(n, p, p).sum(axis=1) @ coord) / safe
+    cy = (flat.reshape(n, p, p).sum(axis=2) @ coord) / safe
+    # rays from each centroid, read from a mosaic of the masks each centred in a 2p x 2p
+    # canvas, so no ray (at most 0.75 p long) reaches a neighbour's mask
+    n_r = p + p // 2
     step = 0.75 * p / n_r
-    r = (np.arange(n_r) + 0.5) * step
-    th = np.arange(bins) * (2 * math.pi / bins)
-    px = cx[:, None, None] + r[None, None, :] * np.cos(th)[None, :, None]
-    py = cy[:, None, None] + r[None, None, :] * np.sin(th)[None, :, None]
-    outside = (px < 0) | (px > p) | (py < 0) | (py > p)
-    mx = np.where(outside, -10.0, px - 0.5).astype(np.float32)
-    my = np.where(outside, -10.0, py - 0.5 + (np.arange(n) * p)[:, None, None]).astype(np.float32)
+    ray_x, ray_y = _ray_table(bins, n_r, step)
+    off = p // 2  # canvas offset of the mask
+    mx = (cx[:, None, None] - 0.5 + off + ray_x[None]).astype(np.float32)
+    my = (cy[:, None, None] - 0.5 + off + ray_y[None]).astype(np.float32)
     vals = np.empty((n, bins, n_r), np.float32)
-    chunk = max(1, min(32000 // bins, 32000 // p))  # cv2.remap sizes must stay below 32767
+    side = 2 * p
+    chunk = max(1, min(32000 // bins, 32000 // side))  # cv2.remap sizes stay below 32767
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
-        mosaic = masks[a:b].reshape((b - a) * p, p).astype(np.float32)
+        canvas = np.zeros((b - a, side, side), np.float32)
+        canvas[:, off : off + p, off : off + p] = flat[a:b].reshape(b - a, p, p)
+        my_c = my[a:b] + (np.arange(b - a, dtype=np.float32) * side)[:, None, None]
         vals[a:b] = cv2.remap(
-            mosaic,
+            canvas.reshape((b - a) * side, side),
             mx[a:b].reshape((b - a) * bins, n_r),
-            my[a:b].reshape((b - a) * bins, n_r) - a * p,
+            my_c.reshape((b - a) * bins, n_r),
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0.0,
         ).reshape(b - a, bins, n_r)
+    th = np.arange(bins) * (2 * math.pi / bins)
     inside = vals >= 0.5
     any_in = inside.any(axis=2)
     last = n_r - 1 - np.argmax(inside[:, :, ::-1], axis=2)
