@@ -53,7 +53,10 @@ class WebSettings:
             EventSource reconnects (bounded thread lifetime on the threaded server).
         mjpeg_max_fps: frames per second sent to each MJPEG client at most; the tracker runs
             at 15 fps (issue 5 benchmark), so a cap of 15 never drops a processed frame.
-        mjpeg_max_age_s: an MJPEG stream closes after this long (the page reloads it).
+        sse_retry_ms: the browser's EventSource reconnect delay after a stream ends or drops,
+            milliseconds (sent as ``retry:``); 2 s keeps a phone on flaky Wi-Fi current.
+        stream_poll_s: how long a stream thread waits for news before checking whether the
+            server is stopping, seconds (bounds shutdown time; costs nothing when idle).
         max_players: players per game; RULES.md §1 ("2–4 players (the Dutch rulebook says up
             to 8)").
         max_name_length: characters per player name (keeps sheets and the scoreboard usable).
@@ -63,7 +66,8 @@ class WebSettings:
     sse_health_interval_s: float = 1.0
     sse_max_age_s: float = 300.0
     mjpeg_max_fps: float = 15.0
-    mjpeg_max_age_s: float = 600.0
+    sse_retry_ms: int = 2000
+    stream_poll_s: float = 2.0
     max_players: int = 8
     max_name_length: int = 40
 

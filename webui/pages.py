@@ -367,7 +367,7 @@ def events(game_id: int) -> Response:
         try:
             t_end = time.monotonic() + settings.sse_max_age_s
             seen = -1 if since is None else int(since) if since.isdigit() else -1
-            yield "retry: 2000\n\n"
+            yield f"retry: {settings.sse_retry_ms}\n\n"
             next_health = 0.0
             while not hub.closed and time.monotonic() < t_end:
                 v = hub.wait_change(game_id, seen, settings.sse_health_interval_s)
@@ -393,7 +393,7 @@ def events(game_id: int) -> Response:
 @bp.get("/camera.mjpg")
 def camera() -> Response:
     """The annotated camera view as MJPEG (``multipart/x-mixed-replace``); frames are sent at
-    most ``mjpeg_max_fps`` per client; 404 when no camera is attached."""
+    most ``mjpeg_max_fps`` per client until the client leaves; 404 when no camera is attached."""
     st = g.state()
     if st.live is None:
         raise g.ApiError(404, "no_camera", "no camera attached (start with --camera SRC or --demo)")
@@ -403,14 +403,13 @@ def camera() -> Response:
     def stream() -> Iterator[bytes]:
         hub.enter()
         try:
-            t_end = time.monotonic() + settings.mjpeg_max_age_s
             seq = 0
             last_sent = 0.0
-            while not hub.closed and time.monotonic() < t_end:
+            while not hub.closed:  # until the client leaves (a failed write ends us)
                 wait = last_sent + gap - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
-                frame = hub.wait_frame(seq, 2.0)
+                frame = hub.wait_frame(seq, settings.stream_poll_s)
                 if frame is None or frame.seq <= seq:
                     continue
                 seq = frame.seq
