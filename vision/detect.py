@@ -403,7 +403,7 @@ def _symbol_candidates(
     # label image of the holes; the ring is one dilation (radius from the median hole)
     lab = np.zeros((h, w), np.uint16)
     for k, i in enumerate(keep_i):
-        cv2.drawContours(lab, contours, i, min(k + 1, 65535), -1)
+        cv2.drawContours(lab, [contours[i]], -1, min(k + 1, 65535), -1)
     r = max(2, round(s.ring_width * float(np.median(diam))))
     dil = cv2.dilate(lab, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
     ring = (dil > 0) & (lab == 0)
