@@ -549,3 +549,11 @@ def test_a_tall_cup_in_front_of_the_board_hides_tiles_in_an_oblique_view() -> No
     assert all(t.covered > HIDDEN_COVER for t in hidden)
     scene._clutter = []
     assert all(t.visible for t in scene.frame(row).truth)  # without the cup, all are seen
+
+
+def test_an_empty_table_renders_with_empty_truth() -> None:
+    r = render(Board(), PRESETS["hand"], 1, size=(320, 240))
+    assert r.image_bgr.shape == (240, 320, 3)
+    assert r.truth == []
+    obs = truth_observation(r)
+    assert obs.tiles == () and obs.lattice is None
