@@ -54,11 +54,20 @@ def _conditions(cast: str) -> Any:
         return replace(PRESETS[cast.removesuffix("_raw")], wb_correction=0.0)
     return PRESETS[cast]
 
+
 PALETTES: dict[str, dict[str, Any]] = {
     "classic": {"palette": ["red", "orange", "yellow", "green", "blue", "purple"]},
     "connect_white": {"palette": ["red", "orange", "yellow", "green", "blue", "white"]},
-    "custom_paints": {"palette": {"teal": "#1f9e9a", "crimson": "#a3123a", "lime": "#9ccc3c",
-                                  "navy": "#243a80", "gold": "#d9a521", "pink": "#ec79b0"}},
+    "custom_paints": {
+        "palette": {
+            "teal": "#1f9e9a",
+            "crimson": "#a3123a",
+            "lime": "#9ccc3c",
+            "navy": "#243a80",
+            "gold": "#d9a521",
+            "pink": "#ec79b0",
+        }
+    },
 }
 
 
@@ -71,8 +80,12 @@ def _random_board(rng: np.random.Generator, palette: Palette, n: int) -> Board:
             cells.add((r + dr, c + dc))
     shapes = list(Shape)
     return Board(
-        ((r, c), Tile(palette.names[int(rng.integers(len(palette.names)))],
-                      shapes[int(rng.integers(6))]))
+        (
+            (r, c),
+            Tile(
+                palette.names[int(rng.integers(len(palette.names)))], shapes[int(rng.integers(6))]
+            ),
+        )
         for r, c in sorted(cells)
     )
 
@@ -80,8 +93,9 @@ def _random_board(rng: np.random.Generator, palette: Palette, n: int) -> Board:
 def _line_board(rng: np.random.Generator, palette: Palette) -> Board:
     order = rng.permutation(len(palette.names))
     shapes = list(Shape)
-    return Board(((0, i - 2), Tile(palette.names[int(k)], shapes[i % 6]))
-                 for i, k in enumerate(order))
+    return Board(
+        ((0, i - 2), Tile(palette.names[int(k)], shapes[i % 6])) for i, k in enumerate(order)
+    )
 
 
 def _colour_accuracy(rendered: Any, profile: Profile) -> tuple[int, int]:
@@ -92,8 +106,7 @@ def _colour_accuracy(rendered: Any, profile: Profile) -> tuple[int, int]:
     return ok, len(tiles)
 
 
-def _detector_accuracy(rendered: Any, profile: Profile | None
-                       ) -> tuple[int, int, int] | None:
+def _detector_accuracy(rendered: Any, profile: Profile | None) -> tuple[int, int, int] | None:
     """``(identity right, colour right, visible tiles)`` of ``vision.detect``, matched to the
     truth by centre (within 0.4 pitch); None when the detector is missing."""
     try:
@@ -115,8 +128,14 @@ def _detector_accuracy(rendered: Any, profile: Profile | None
     return ok, ok_colour, len(truth)
 
 
-def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
-             tiles_per_frame: int, detector: bool) -> dict[str, Any]:
+def run_case(
+    palette_json: dict[str, Any],
+    cast: str,
+    seed: int,
+    frames: int,
+    tiles_per_frame: int,
+    detector: bool,
+) -> dict[str, Any]:
     from vision.render import Scene
 
     palette = Profile.from_dict(palette_json).palette
@@ -136,8 +155,17 @@ def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
     truth_order = [t.tile.color for t in sorted(line.truth, key=lambda t: t.pos.col)]
     out["line_assignment_ok"] = [s.color for s in cal.samples] == truth_order
     plain = Profile(palette=palette)
-    tallies = {k: [0, 0] for k in ("plain", "calibrated", "det_plain", "det_cal",
-                                   "det_plain_colour", "det_cal_colour")}
+    tallies = {
+        k: [0, 0]
+        for k in (
+            "plain",
+            "calibrated",
+            "det_plain",
+            "det_cal",
+            "det_plain_colour",
+            "det_cal_colour",
+        )
+    }
     for k in range(frames):
         board = _random_board(rng, palette, tiles_per_frame)
         r = scene.frame(board, t=1.0 + k)
@@ -149,7 +177,8 @@ def run_case(palette_json: dict[str, Any], cast: str, seed: int, frames: int,
             tallies[name][1] += n
         if detector:
             for name, dprof in [("det_plain", plain)] + (
-                    [("det_cal", cal.profile)] if cal.complete else []):
+                [("det_cal", cal.profile)] if cal.complete else []
+            ):
                 res = _detector_accuracy(r, dprof)
                 if res is not None:
                     tallies[name][0] += res[0]
@@ -180,15 +209,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         pjson = PALETTES[pname]
         casts = CASTS if pname == "classic" else ("warm", "warm_raw", "easy")
         for cast in (c for c in casts if c in wanted):
-            per_seed = [run_case(pjson, cast, 100 + s, frames, 24, not args.no_detector)
-                        for s in range(seeds)]
+            per_seed = [
+                run_case(pjson, cast, 100 + s, frames, 24, not args.no_detector)
+                for s in range(seeds)
+            ]
             key = f"{pname}/{cast}"
             results["cases"][key] = per_seed
             agg: dict[str, Any] = {}
-            for metric in ("plain", "calibrated", "det_plain", "det_cal", "det_plain_colour",
-                           "det_cal_colour"):
-                oks = [c.get(f"{metric}_accuracy", 0) * c.get(f"{metric}_tiles", 0)
-                       for c in per_seed]
+            for metric in (
+                "plain",
+                "calibrated",
+                "det_plain",
+                "det_cal",
+                "det_plain_colour",
+                "det_cal_colour",
+            ):
+                oks = [
+                    c.get(f"{metric}_accuracy", 0) * c.get(f"{metric}_tiles", 0) for c in per_seed
+                ]
                 ns = [c.get(f"{metric}_tiles", 0) for c in per_seed]
                 if sum(ns):
                     agg[metric] = round(sum(oks) / sum(ns), 4)
@@ -196,13 +234,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             agg["calibrations_complete"] = sum(bool(c.get("complete")) for c in per_seed)
             agg["assignment_ok"] = sum(bool(c.get("line_assignment_ok")) for c in per_seed)
             agg["calibrate_ms_median"] = statistics.median(
-                [c.get("calibrate_ms", 0.0) for c in per_seed])
+                [c.get("calibrate_ms", 0.0) for c in per_seed]
+            )
             agg["scenes"] = len(per_seed)
             summary[key] = agg
     results["summary"] = summary
     results["target_met"] = all(
-        v.get("calibrated", 0) >= 0.995 for k, v in summary.items()
-        if k.split("/")[1] != "easy"
+        v.get("calibrated", 0) >= 0.995 for k, v in summary.items() if k.split("/")[1] != "easy"
     )
     return results
 

@@ -54,36 +54,58 @@ def register(subparsers: Any) -> None:
     sub = p.add_subparsers(dest="calibrate_command", metavar="WHAT")
     sub.required = True
 
-    c = sub.add_parser("colours", aliases=["colors"],
-                       help="learn the palette from a photo of one tile per colour in a line")
+    c = sub.add_parser(
+        "colours",
+        aliases=["colors"],
+        help="learn the palette from a photo of one tile per colour in a line",
+    )
     c.add_argument("image", help="photo: one tile of each palette colour laid in a line")
     c.add_argument("--out", "-o", required=True, help="profile to write (JSON)")
     src = c.add_mutually_exclusive_group()
-    src.add_argument("--palette", help="comma-separated built-in colour names "
-                     "(default: the palette of --profile/--out, else the classic six)")
+    src.add_argument(
+        "--palette",
+        help="comma-separated built-in colour names "
+        "(default: the palette of --profile/--out, else the classic six)",
+    )
     src.add_argument("--profile", help="profile whose palette (and geometry) to start from")
-    c.add_argument("--order", choices=("auto", "palette"), default="auto",
-                   help="auto: tiles in any order (default); palette: in palette order, "
-                   "left to right")
+    c.add_argument(
+        "--order",
+        choices=("auto", "palette"),
+        default="auto",
+        help="auto: tiles in any order (default); palette: in palette order, left to right",
+    )
     c.add_argument("--json", action="store_true", help="print the result as JSON")
     c.set_defaults(func=_cmd_colours)
 
     m = sub.add_parser("markers", help="write the printable ArUco corner marker sheet (PDF)")
     m.add_argument("out", help="PDF file to write")
-    m.add_argument("--marker-mm", type=float, default=MarkerSettings.marker_mm,
-                   help="printed marker side in mm (default %(default)s)")
+    m.add_argument(
+        "--marker-mm",
+        type=float,
+        default=MarkerSettings.marker_mm,
+        help="printed marker side in mm (default %(default)s)",
+    )
     m.set_defaults(func=_cmd_markers)
 
     g = sub.add_parser("geometry", help="table homography from the four corner markers")
     g.add_argument("image", help="photo of the table with the four markers (or --corners)")
     g.add_argument("--out", "-o", required=True, help="profile to write (JSON)")
     g.add_argument("--profile", help="profile to start from (default: --out if it exists)")
-    g.add_argument("--table-mm", nargs=2, type=float, metavar=("W", "H"),
-                   help="distance between the marker centres, width and height in mm")
+    g.add_argument(
+        "--table-mm",
+        nargs=2,
+        type=float,
+        metavar=("W", "H"),
+        help="distance between the marker centres, width and height in mm",
+    )
     g.add_argument("--tile-mm", type=float, help="tile pitch (centre to centre) in mm")
-    g.add_argument("--corners", nargs=4, metavar="X,Y",
-                   help="the table's four corners in image pixels, clockwise from top-left, "
-                   "instead of markers")
+    g.add_argument(
+        "--corners",
+        nargs=4,
+        metavar="X,Y",
+        help="the table's four corners in image pixels, clockwise from top-left, "
+        "instead of markers",
+    )
     g.add_argument("--json", action="store_true", help="print the result as JSON")
     g.set_defaults(func=_cmd_geometry)
 
@@ -151,27 +173,43 @@ def _cmd_colours(args: argparse.Namespace) -> int:
     except CalibrationError as e:
         raise CLIError(f"{args.image}: {e}", 1) from None
     if args.json:
-        print(json.dumps({
-            "image": args.image,
-            "complete": result.complete,
-            "problems": result.problems(),
-            "saved": result.complete and args.out,
-            "white_balance": list(result.profile.white_balance.gains)
-            if result.profile.white_balance else None,
-            "fit_residual": round(result.fit_residual, 2),
-            "tiles": [{"index": s.index, "color": s.color, "pixels": s.pixels,
-                       "lab": [round(v, 2) for v in s.lab],
-                       "spread": [round(v, 2) for v in s.spread], "clean": s.clean,
-                       "problem": s.problem or None} for s in result.samples],
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "image": args.image,
+                    "complete": result.complete,
+                    "problems": result.problems(),
+                    "saved": result.complete and args.out,
+                    "white_balance": list(result.profile.white_balance.gains)
+                    if result.profile.white_balance
+                    else None,
+                    "fit_residual": round(result.fit_residual, 2),
+                    "tiles": [
+                        {
+                            "index": s.index,
+                            "color": s.color,
+                            "pixels": s.pixels,
+                            "lab": [round(v, 2) for v in s.lab],
+                            "spread": [round(v, 2) for v in s.spread],
+                            "clean": s.clean,
+                            "problem": s.problem or None,
+                        }
+                        for s in result.samples
+                    ],
+                },
+                indent=2,
+            )
+        )
     if not result.complete:
         raise CLIError(f"{args.image}: {'; '.join(result.problems())}; profile not saved", 1)
     _save(result.profile, args.out)
     if not args.json:
         for s in result.samples:
             lab = ", ".join(f"{v:.1f}" for v in s.lab)
-            print(f"  tile {s.index + 1}: {s.color:<10} L*a*b* ({lab})  {s.pixels} px, "
-                  f"spread {max(s.spread):.1f}")
+            print(
+                f"  tile {s.index + 1}: {s.color:<10} L*a*b* ({lab})  {s.pixels} px, "
+                f"spread {max(s.spread):.1f}"
+            )
         print(f"wrote {args.out}: {len(palette.names)} colours calibrated")
     return 0
 
@@ -184,8 +222,10 @@ def _cmd_markers(args: argparse.Namespace) -> int:
         path = marker_sheet_pdf(args.out, settings)
     except CalibrationError as e:
         raise CLIError(str(e), 2) from None
-    print(f"wrote {path}: print at 100 %, lay id 0 top-left, 1 top-right, 2 bottom-right, "
-          "3 bottom-left")
+    print(
+        f"wrote {path}: print at 100 %, lay id 0 top-left, 1 top-right, 2 bottom-right, "
+        "3 bottom-left"
+    )
     return 0
 
 
@@ -207,8 +247,12 @@ def _cmd_geometry(args: argparse.Namespace) -> int:
     try:
         if args.corners:
             h, w = image.shape[:2]
-            geo = geometry_from_corners(_parse_corners(args.corners), table_size=size,
-                                        tile_pitch=args.tile_mm, image_size=(w, h))
+            geo = geometry_from_corners(
+                _parse_corners(args.corners),
+                table_size=size,
+                tile_pitch=args.tile_mm,
+                image_size=(w, h),
+            )
         else:
             geo = geometry_from_markers(image, table_size=size, tile_pitch=args.tile_mm)
     except CalibrationError as e:
@@ -247,8 +291,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
         print(json.dumps(prof.to_dict(), indent=2))
         return 0
     pal = prof.palette
-    print(f"{args.profile}: {len(pal.names)} colours"
-          f"{' (calibrated)' if pal.calibrated else ' (daylight references)'}")
+    print(
+        f"{args.profile}: {len(pal.names)} colours"
+        f"{' (calibrated)' if pal.calibrated else ' (daylight references)'}"
+    )
     for n in pal.names:
         lab = ", ".join(f"{v:.1f}" for v in pal.lab[n])
         spread = f"  spread {max(pal.spread[n]):.1f}" if n in pal.spread else ""
@@ -256,9 +302,12 @@ def _cmd_show(args: argparse.Namespace) -> int:
     wb = prof.white_balance
     print(f"  white balance: {'none' if wb is None else ', '.join(f'{g:.2f}' for g in wb.gains)}")
     geo = prof.geometry
-    print("  geometry: none" if geo is None else
-          f"  geometry: {geo.source}, table {geo.table_size} {geo.units}"
-          f"{f', tile pitch {geo.tile_pitch:g}' if geo.tile_pitch else ''}")
+    print(
+        "  geometry: none"
+        if geo is None
+        else f"  geometry: {geo.source}, table {geo.table_size} {geo.units}"
+        f"{f', tile pitch {geo.tile_pitch:g}' if geo.tile_pitch else ''}"
+    )
     lens = prof.lens
     print("  lens: none" if lens is None else f"  lens: RMS {lens.rms_px:.2f} px")
     return 0

@@ -201,8 +201,10 @@ class ColourCalibration:
     def problems(self) -> list[str]:
         """Human messages for everything that blocks saving (empty when complete)."""
         out = [f"no clean samples for {n!r}{self._why(n)}" for n in self.missing]
-        out += [f"colours {a!r} and {b!r} look alike under this light (ΔE {d:.1f})"
-                for a, b, d in self.confusable]
+        out += [
+            f"colours {a!r} and {b!r} look alike under this light (ΔE {d:.1f})"
+            for a, b, d in self.confusable
+        ]
         if self.fit_residual > self.fit_limit:
             out.append(
                 f"the line's colours match the palette under no single light cast (ΔE "
@@ -351,7 +353,7 @@ def _tile_pixels(
     if n_lab > 1:
         cx, cy = quad.mean(axis=0) - (x0, y0)
         side = math.sqrt(abs(cv2.contourArea(quad.astype(np.float32))))
-        yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]]
+        yy, xx = np.mgrid[0 : crop.shape[0], 0 : crop.shape[1]]
         central = (xx - cx) ** 2 + (yy - cy) ** 2 <= (0.3 * side) ** 2
         sizes = np.bincount(labels.ravel(), minlength=n_lab)
         inside = np.bincount(labels[central], minlength=n_lab)
@@ -408,14 +410,16 @@ def measure_tiles(
         if len(lin) < max(3, settings.min_pixels // 4):
             out.append((None, math.inf, 0.0, len(lin)))
             continue
-        names, de, margin = classify_lab(tile_lab(lin, gains)[None], profile.palette,
-                                         lightness_weight=settings.lightness_weight)
+        names, de, margin = classify_lab(
+            tile_lab(lin, gains)[None], profile.palette, lightness_weight=settings.lightness_weight
+        )
         out.append((names[0], float(de[0]), float(margin[0]), len(lin)))
     return out
 
 
-def tile_lab(lin_rgb: npt.NDArray[np.float64], gains: npt.ArrayLike = (1.0, 1.0, 1.0)
-             ) -> npt.NDArray[np.float64]:
+def tile_lab(
+    lin_rgb: npt.NDArray[np.float64], gains: npt.ArrayLike = (1.0, 1.0, 1.0)
+) -> npt.NDArray[np.float64]:
     """One tile's colour: CIELAB ``(3,)`` of the per-channel median of its symbol pixels
     ``lin_rgb : (N, 3)`` (linear sRGB), white-balanced by ``gains``.
 
@@ -437,7 +441,10 @@ def _order_quad(pts: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 
 def _tile_blobs(
-    light: npt.NDArray[np.uint8], settings: ColourSettings, limit: float, erode: int,
+    light: npt.NDArray[np.uint8],
+    settings: ColourSettings,
+    limit: float,
+    erode: int,
     expect: int = 0,
 ) -> list[npt.NDArray[np.float64]]:
     """Blobs of ``light : (H, W) uint8`` (8-bit L*) darker than ``limit``, square-ish, symbols
@@ -491,14 +498,18 @@ def _tile_blobs(
     return quads
 
 
-def _hole_pitch(dark: npt.NDArray[np.uint8], contour: npt.NDArray[np.int32], short: float,
-                axis: npt.NDArray[np.float64]) -> float:
+def _hole_pitch(
+    dark: npt.NDArray[np.uint8],
+    contour: npt.NDArray[np.int32],
+    short: float,
+    axis: npt.NDArray[np.float64],
+) -> float:
     """The spacing of the symbols (holes at least a fifth of the blob's width across) along a
     chain of touching tiles, pixels; 0 when fewer than two symbols show."""
     x, y, w, h = cv2.boundingRect(contour)
     filled = np.zeros((h, w), np.uint8)
     cv2.drawContours(filled, [contour - np.array([x, y], dtype=contour.dtype)], -1, 255, -1)
-    holes = cv2.bitwise_and(filled, cv2.bitwise_not(dark[y:y + h, x:x + w]))
+    holes = cv2.bitwise_and(filled, cv2.bitwise_not(dark[y : y + h, x : x + w]))
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
     keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= (0.2 * short) ** 2]
@@ -561,8 +572,11 @@ def _own_line(
         if quads:
             areas = np.array([abs(cv2.contourArea(q.astype(np.float32))) for q in quads])
             med = float(np.median(areas))
-            quads = [q for q, a in zip(quads, areas, strict=True)
-                     if med / settings.size_tolerance <= a <= med * settings.size_tolerance]
+            quads = [
+                q
+                for q, a in zip(quads, areas, strict=True)
+                if med / settings.size_tolerance <= a <= med * settings.size_tolerance
+            ]
         if len(quads) != count:
             if best_error is None or abs(len(quads) - count) < abs(best_found - count):
                 best_found = len(quads)
@@ -725,8 +739,9 @@ def calibrate_colours(
         residual = float(np.linalg.norm(lab_c - _lin_to_lab(ref_lin[sel]), axis=1).mean())
     else:
         perm, _fit, residual = _assign(obs_med, ref_lin, ordered=False)
-    return _learn(palette, quads, pixels, bodies, [names[p] for p in perm], residual, base,
-                  settings)
+    return _learn(
+        palette, quads, pixels, bodies, [names[p] for p in perm], residual, base, settings
+    )
 
 
 def _learn(
@@ -751,8 +766,9 @@ def _learn(
         if np.all(med_body > 1e-5):
             lim = settings.max_body_gain
             gains = np.clip(med_body.mean() / med_body, 1 / lim, lim)
-    wb = WhiteBalance(gains=(float(gains[0]), float(gains[1]), float(gains[2])),
-                      source="tile-bodies")
+    wb = WhiteBalance(
+        gains=(float(gains[0]), float(gains[1]), float(gains[2])), source="tile-bodies"
+    )
 
     samples: list[TileSample] = []
     pooled: dict[str, list[npt.NDArray[np.float64]]] = {}
@@ -768,16 +784,18 @@ def _learn(
             problem = f"{len(px)} clean pixels, need {settings.min_pixels}"
         elif float(sig.max()) > settings.max_spread:
             problem = f"spread {float(sig.max()):.1f} ΔE, limit {settings.max_spread:g}"
-        samples.append(TileSample(
-            index=i,
-            color=color,
-            corners_xy=tuple((float(x), float(y)) for x, y in q),
-            lab=(float(med[0]), float(med[1]), float(med[2])),
-            spread=tuple(float(s) for s in sig),  # type: ignore[arg-type]
-            pixels=len(px),
-            clean=not problem,
-            problem=problem,
-        ))
+        samples.append(
+            TileSample(
+                index=i,
+                color=color,
+                corners_xy=tuple((float(x), float(y)) for x, y in q),
+                lab=(float(med[0]), float(med[1]), float(med[2])),
+                spread=tuple(float(s) for s in sig),  # type: ignore[arg-type]
+                pixels=len(px),
+                clean=not problem,
+                problem=problem,
+            )
+        )
         if not problem:
             pooled.setdefault(color, []).append(px)
 
@@ -851,7 +869,8 @@ def calibrate_from_tiles(
         for corners, color in tiles:
             if color not in palette.names:
                 raise CalibrationError(
-                    f"colour {color!r} is not in the palette ({', '.join(palette.names)})")
+                    f"colour {color!r} is not in the palette ({', '.join(palette.names)})"
+                )
             q = np.asarray(corners, dtype=np.float64).reshape(4, 2)
             sym, body = _tile_pixels(image_bgr, q, settings)
             quads.append(q)
@@ -865,9 +884,21 @@ def calibrate_from_tiles(
     seen = sorted({c for c, p in zip(colours, pixels, strict=True) if len(p) >= 3})
     residual = 0.0
     if seen:
-        obs = np.array([np.median(np.vstack([p for c, p in zip(colours, pixels, strict=True)
-                                             if c == name and len(p) >= 3]), axis=0)
-                        for name in seen])
+        obs = np.array(
+            [
+                np.median(
+                    np.vstack(
+                        [
+                            p
+                            for c, p in zip(colours, pixels, strict=True)
+                            if c == name and len(p) >= 3
+                        ]
+                    ),
+                    axis=0,
+                )
+                for name in seen
+            ]
+        )
         ref = _LIN_LUT[np.array([palette.rgb[c] for c in seen], dtype=np.uint8)]
         fit = _fit_gains(obs, ref)
         lab_c = _lin_to_lab(np.clip(obs * fit, 0, 1))

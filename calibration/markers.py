@@ -79,16 +79,19 @@ def _dictionary(settings: MarkerSettings) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(code)
 
 
-def marker_image(marker_id: int, side_px: int = 240,
-                 settings: MarkerSettings = MarkerSettings()) -> npt.NDArray[np.uint8]:
+def marker_image(
+    marker_id: int, side_px: int = 240, settings: MarkerSettings = MarkerSettings()
+) -> npt.NDArray[np.uint8]:
     """The marker ``marker_id`` as a ``(side_px, side_px) uint8`` image (black border, white bits),
     with no quiet zone (the sheet adds one)."""
-    return np.asarray(cv2.aruco.generateImageMarker(_dictionary(settings), marker_id, side_px),
-                      dtype=np.uint8)
+    return np.asarray(
+        cv2.aruco.generateImageMarker(_dictionary(settings), marker_id, side_px), dtype=np.uint8
+    )
 
 
-def marker_sheet_layout(settings: MarkerSettings = MarkerSettings()
-                        ) -> list[tuple[int, float, float]]:
+def marker_sheet_layout(
+    settings: MarkerSettings = MarkerSettings(),
+) -> list[tuple[int, float, float]]:
     """Where the markers go on the page: ``[(id, x_mm, y_mm of the top-left corner), ...]``.
 
     A 2x2 grid centred on the page, markers ``marker_mm`` wide with a quiet zone of at least
@@ -99,9 +102,7 @@ def marker_sheet_layout(settings: MarkerSettings = MarkerSettings()
     cell_w = (pw - 2 * settings.margin_mm) / 2
     cell_h = (ph - 2 * settings.margin_mm - 20) / 2  # 20 mm for the heading
     if m > min(cell_w, cell_h) - 20:
-        raise CalibrationError(
-            f"marker size {m:g} mm does not fit four to a {pw:g}x{ph:g} mm page"
-        )
+        raise CalibrationError(f"marker size {m:g} mm does not fit four to a {pw:g}x{ph:g} mm page")
     out = []
     for k, mid in enumerate(settings.ids):
         col, row = k % 2, k // 2
@@ -132,8 +133,14 @@ def marker_sheet_pdf(path: str | Path, settings: MarkerSettings = MarkerSettings
     pdf.cell(0, 7, "tabletally - table corner markers", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("helvetica", "", 9)
     pdf.set_x(settings.margin_mm)
-    pdf.cell(0, 5, "Print at 100 % (no 'fit to page'). Cut along the dashed lines and lay each "
-             "marker flat at the named corner of the play area.", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(
+        0,
+        5,
+        "Print at 100 % (no 'fit to page'). Cut along the dashed lines and lay each "
+        "marker flat at the named corner of the play area.",
+        new_x="LMARGIN",
+        new_y="NEXT",
+    )
     for mid, x, y in marker_sheet_layout(settings):
         m = settings.marker_mm
         dictionary = _dictionary(settings)
@@ -152,8 +159,9 @@ def marker_sheet_pdf(path: str | Path, settings: MarkerSettings = MarkerSettings
         pdf.set_dash_pattern()
         pdf.set_font("helvetica", "", 8)
         pdf.set_xy(x - q, y + m + 1)
-        pdf.cell(m + 2 * q, 5, f"{CORNER_NAMES.get(settings.ids.index(mid), '?')} (id {mid})",
-                 align="C")
+        pdf.cell(
+            m + 2 * q, 5, f"{CORNER_NAMES.get(settings.ids.index(mid), '?')} (id {mid})", align="C"
+        )
     # scale bar
     y0 = settings.page_mm[1] - settings.margin_mm
     pdf.set_draw_color(0, 0, 0)
@@ -196,8 +204,9 @@ def find_markers(
         if mid not in settings.ids or side < settings.min_marker_px:
             continue
         if mid in found:
-            old = float(np.mean(np.linalg.norm(found[mid] - np.roll(found[mid], 1, axis=0),
-                                               axis=1)))
+            old = float(
+                np.mean(np.linalg.norm(found[mid] - np.roll(found[mid], 1, axis=0), axis=1))
+            )
             if old >= side:
                 continue
         found[mid] = q
@@ -271,15 +280,17 @@ def geometry_from_markers(
         CalibrationError: "markers not found: top-right (id 1), ..." naming every missing one.
     """
     found = find_markers(image_bgr, settings)
-    missing = [f"{CORNER_NAMES[k]} (id {mid})" for k, mid in enumerate(settings.ids)
-               if mid not in found]
+    missing = [
+        f"{CORNER_NAMES[k]} (id {mid})" for k, mid in enumerate(settings.ids) if mid not in found
+    ]
     if missing:
         seen = ", ".join(str(i) for i in sorted(found)) or "none"
         raise CalibrationError(f"markers not found: {', '.join(missing)} (seen ids: {seen})")
     centres = np.array([found[mid].mean(axis=0) for mid in settings.ids])
     h, w = image_bgr.shape[:2]
-    return geometry_from_corners(centres, table_size=table_size, tile_pitch=tile_pitch,
-                                 image_size=(w, h), source="markers")
+    return geometry_from_corners(
+        centres, table_size=table_size, tile_pitch=tile_pitch, image_size=(w, h), source="markers"
+    )
 
 
 def calibrate_lens(
@@ -314,7 +325,10 @@ def calibrate_lens(
         if not ok:
             continue
         corners = cv2.cornerSubPix(
-            gray, corners, (5, 5), (-1, -1),
+            gray,
+            corners,
+            (5, 5),
+            (-1, -1),
             (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-3),
         )
         obj_pts.append(obj)
@@ -327,6 +341,9 @@ def calibrate_lens(
     rms, k_mat, dist, _, _ = cv2.calibrateCamera(obj_pts, img_pts, size, None, None)
     kk = np.asarray(k_mat, dtype=np.float64)
     matrix: Matrix3 = tuple(tuple(float(v) for v in row) for row in kk)  # type: ignore[assignment]
-    return Lens(camera_matrix=matrix,
-                distortion=tuple(float(v) for v in np.asarray(dist, dtype=np.float64).ravel()),
-                image_size=size, rms_px=float(rms))
+    return Lens(
+        camera_matrix=matrix,
+        distortion=tuple(float(v) for v in np.asarray(dist, dtype=np.float64).ravel()),
+        image_size=size,
+        rms_px=float(rms),
+    )

@@ -282,8 +282,11 @@ class Palette:
         """The versioned form: ``[{"name", "rgb", "lab", "spread"?, "samples"?}, ...]``."""
         out: list[dict[str, Any]] = []
         for n in self.names:
-            item: dict[str, Any] = {"name": n, "rgb": rgb_to_hex(self.rgb[n]),
-                                    "lab": list(self.lab[n])}
+            item: dict[str, Any] = {
+                "name": n,
+                "rgb": rgb_to_hex(self.rgb[n]),
+                "lab": list(self.lab[n]),
+            }
             if n in self.spread:
                 item["spread"] = list(self.spread[n])
             if n in self.samples:
@@ -577,8 +580,10 @@ class Geometry:
         size = data.get("table_size")
         pitch = data.get("tile_pitch")
         if pitch is not None and (
-            isinstance(pitch, bool) or not isinstance(pitch, (int, float))
-            or not math.isfinite(pitch) or pitch <= 0
+            isinstance(pitch, bool)
+            or not isinstance(pitch, (int, float))
+            or not math.isfinite(pitch)
+            or pitch <= 0
         ):
             raise ProfileError(f"geometry.tile_pitch: expected a positive number, got {pitch!r}")
         img = data.get("image_size")

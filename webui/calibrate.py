@@ -323,14 +323,15 @@ def api_confirm() -> Response:
             corners = np.asarray(t["corners"], dtype=np.float64).reshape(4, 2)
             color = str(t["color"])
         except (KeyError, TypeError, ValueError):
-            raise _Error(400, "bad_tiles", f"tiles[{i}]: expected corners (4 x [x, y]) and color"
-                         ) from None
+            raise _Error(
+                400, "bad_tiles", f"tiles[{i}]: expected corners (4 x [x, y]) and color"
+            ) from None
         tiles.append((corners, color))
     base = _saved_profile()
     palette = _palette(base.palette)
     cal = _state()
     with cal.lock:
-        views = [*cal.confirmed, (image, tiles)][-CalibrationState.MAX_CONFIRMED:]
+        views = [*cal.confirmed, (image, tiles)][-CalibrationState.MAX_CONFIRMED :]
         try:
             result = calibrate_from_tiles(views, palette, base=base)
         except CalibrationError as e:
@@ -448,10 +449,12 @@ def camera_frame() -> Response:
     if callable(frame):
         frame = frame()
     if frame is None:
-        raise _Error(404, "no_camera_frame",
-                     "no raw camera frame available: choose a photo instead")
-    ok, buf = cv2.imencode(".jpg", np.asarray(frame, dtype=np.uint8),
-                           [cv2.IMWRITE_JPEG_QUALITY, 95])
+        raise _Error(
+            404, "no_camera_frame", "no raw camera frame available: choose a photo instead"
+        )
+    ok, buf = cv2.imencode(
+        ".jpg", np.asarray(frame, dtype=np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 95]
+    )
     if not ok:
         raise _Error(500, "encode_failed", "could not encode the camera frame")
     resp = Response(buf.tobytes(), mimetype="image/jpeg")

@@ -18,8 +18,13 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     from webui.app import create_app
     from webui.games import state
 
-    app = create_app({"TABLETALLY_DB": tmp_path / "games.sqlite3", "TESTING": True,
-                      "TABLETALLY_PROFILE": tmp_path / "profile.json"})
+    app = create_app(
+        {
+            "TABLETALLY_DB": tmp_path / "games.sqlite3",
+            "TESTING": True,
+            "TABLETALLY_PROFILE": tmp_path / "profile.json",
+        }
+    )
     yield app
     state(app).hub.close()
     state(app).store.close()
@@ -50,8 +55,11 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     """Launch /usr/bin/chromium (Playwright's own browser download cannot work here)."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is not installed (make browser installs it)")
-    return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]}
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    }
 
 
 @pytest.fixture

@@ -57,8 +57,9 @@ def paint_line(
     for i, rgb in enumerate(colors_rgb):
         cx = cx0 + i * pitch
         s = tile_px / 2
-        corners = np.array([[cx - s, cy0 - s], [cx + s, cy0 - s], [cx + s, cy0 + s],
-                            [cx - s, cy0 + s]])
+        corners = np.array(
+            [[cx - s, cy0 - s], [cx + s, cy0 - s], [cx + s, cy0 + s], [cx - s, cy0 + s]]
+        )
         cv2.fillConvexPoly(img, np.rint(corners).astype(np.int32), (28, 26, 27))
         col = tuple(int(v) for v in rgb[::-1])
         r = int(tile_px * 0.3)

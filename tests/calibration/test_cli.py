@@ -16,18 +16,21 @@ from .synth import CASTS, paint_line
 CLASSIC = Palette.classic()
 
 
-def _line_file(tmp_path: Path, colours: list[tuple[int, int, int]], name: str = "line.png",
-               **kw: object) -> Path:
+def _line_file(
+    tmp_path: Path, colours: list[tuple[int, int, int]], name: str = "line.png", **kw: object
+) -> Path:
     img, _ = paint_line(colours, **kw)  # type: ignore[arg-type]
     path = tmp_path / name
     cv2.imwrite(str(path), img)
     return path
 
 
-def test_colours_writes_a_versioned_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                            ) -> None:
-    img = _line_file(tmp_path, [CLASSIC.rgb[n] for n in reversed(CLASSIC.names)],
-                     cast=CASTS["warm"], seed=3)
+def test_colours_writes_a_versioned_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    img = _line_file(
+        tmp_path, [CLASSIC.rgb[n] for n in reversed(CLASSIC.names)], cast=CASTS["warm"], seed=3
+    )
     out = tmp_path / "profile.json"
     assert main(["calibrate", "colours", str(img), "--out", str(out)]) == 0
     assert "6 colours calibrated" in capsys.readouterr().out
@@ -46,8 +49,9 @@ def test_missing_colour_exits_1_and_keeps_the_old_profile(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "profile.json"
-    out.write_text('{"palette": ["red", "orange", "yellow", "green", "blue", "purple"]}\n',
-                   encoding="utf-8")
+    out.write_text(
+        '{"palette": ["red", "orange", "yellow", "green", "blue", "purple"]}\n', encoding="utf-8"
+    )
     before = out.read_bytes()
     colours = [CLASSIC.rgb[n] for n in CLASSIC.names]
     colours[5] = (27, 26, 28)  # no purple symbol visible
@@ -60,8 +64,7 @@ def test_missing_colour_exits_1_and_keeps_the_old_profile(
     assert out.read_bytes() == before
 
 
-def test_line_not_found_and_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                       ) -> None:
+def test_line_not_found_and_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     img = _line_file(tmp_path, [CLASSIC.rgb[n] for n in CLASSIC.names[:3]], seed=5)
     out = tmp_path / "p.json"
     assert main(["calibrate", "colours", str(img), "--out", str(out)]) == 1
@@ -71,18 +74,30 @@ def test_line_not_found_and_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFix
     junk.write_bytes(b"not an image")
     assert main(["calibrate", "colours", str(junk), "--out", str(out)]) == 2
     assert "cannot read image" in capsys.readouterr().err
-    assert main(["calibrate", "colours", str(img), "--out", str(out),
-                 "--palette", "red,magenta"]) == 2
+    assert (
+        main(["calibrate", "colours", str(img), "--out", str(out), "--palette", "red,magenta"]) == 2
+    )
     assert "unknown colour name 'magenta'" in capsys.readouterr().err
 
 
 def test_white_for_purple_palette_from_the_command_line(tmp_path: Path) -> None:
     connect = Palette.from_names(["red", "orange", "yellow", "green", "blue", "white"])
-    img = _line_file(tmp_path, [connect.rgb[n] for n in connect.names], cast=CASTS["cool"],
-                     seed=6)
+    img = _line_file(tmp_path, [connect.rgb[n] for n in connect.names], cast=CASTS["cool"], seed=6)
     out = tmp_path / "connect.json"
-    assert main(["calibrate", "colours", str(img), "--out", str(out),
-                 "--palette", ",".join(connect.names)]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "colours",
+                str(img),
+                "--out",
+                str(out),
+                "--palette",
+                ",".join(connect.names),
+            ]
+        )
+        == 0
+    )
     assert load_profile(out).palette.names == connect.names
 
 
@@ -97,8 +112,26 @@ def test_markers_geometry_and_show(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "markers not found: top-left (id 0)" in capsys.readouterr().err
     assert not out.exists()
     # four clicked corners instead, then colours into the same profile: both kept
-    assert main(["calibrate", "geometry", str(img), "--out", str(out), "--table-mm", "800", "500",
-                 "--corners", "10,10", "630,12", "628,350", "12,348"]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "geometry",
+                str(img),
+                "--out",
+                str(out),
+                "--table-mm",
+                "800",
+                "500",
+                "--corners",
+                "10,10",
+                "630,12",
+                "628,350",
+                "12,348",
+            ]
+        )
+        == 0
+    )
     assert main(["calibrate", "colours", str(img), "--out", str(out)]) == 0
     prof = load_profile(out)
     assert prof.geometry is not None and prof.geometry.units == "mm"
@@ -107,5 +140,20 @@ def test_markers_geometry_and_show(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["calibrate", "show", str(out)]) == 0
     shown = capsys.readouterr().out
     assert "(calibrated)" in shown and "geometry: corners" in shown
-    assert main(["calibrate", "geometry", str(img), "--out", str(out),
-                 "--corners", "1,2", "3", "4,5", "6,7"]) == 2
+    assert (
+        main(
+            [
+                "calibrate",
+                "geometry",
+                str(img),
+                "--out",
+                str(out),
+                "--corners",
+                "1,2",
+                "3",
+                "4,5",
+                "6,7",
+            ]
+        )
+        == 2
+    )

@@ -103,8 +103,10 @@ def test_wrong_tile_set_is_refused() -> None:
     img, _ = _line(CLASSIC, ORDER, seed=6)
     result = calibrate_colours(img, connect)
     assert not result.complete
-    assert any("no single light cast" in p or "look alike" in p or "no clean" in p
-               for p in result.problems())
+    assert any(
+        "no single light cast" in p or "look alike" in p or "no clean" in p
+        for p in result.problems()
+    )
 
 
 def test_known_tile_corners_skip_the_line_search() -> None:
@@ -137,7 +139,7 @@ def test_glare_spot_on_a_tile_is_refused() -> None:
 
 
 def test_confirmed_moves_build_coverage_move_by_move() -> None:
-    """"Confirm the first move": tiles whose colours the players confirmed, photo by photo."""
+    """ "Confirm the first move": tiles whose colours the players confirmed, photo by photo."""
     warm = CASTS["warm"]
     first = ["red", "red", "yellow"]  # a first move may repeat colours
     img1, q1 = paint_line([CLASSIC.rgb[c] for c in first], cast=warm, seed=31)
@@ -155,8 +157,7 @@ def test_confirmed_moves_build_coverage_move_by_move() -> None:
     done = calibrate_from_tiles(views, CLASSIC)
     assert done.complete, done.problems()
     test, quads = _line(CLASSIC, [5, 4, 3, 2, 1, 0], cast=warm, seed=34)
-    assert [g[0] for g in measure_tiles(test, quads, done.profile)] == list(
-        reversed(CLASSIC.names))
+    assert [g[0] for g in measure_tiles(test, quads, done.profile)] == list(reversed(CLASSIC.names))
     with pytest.raises(CalibrationError, match="'teal' is not in the palette"):
         calibrate_from_tiles([(img3, [(q3[0], "teal")])], CLASSIC)
     with pytest.raises(CalibrationError, match="no confirmed tiles"):
@@ -175,16 +176,25 @@ def _scene_accuracy(palette: Palette, preset: str, seed: int) -> tuple[float, fl
     scene = render.Scene(render.PRESETS[preset], seed, size=(960, 540), palette=palette)
     order = rng.permutation(len(palette.names))
     shapes = list(Shape)
-    line = Board(((0, i - 2), Tile(palette.names[int(k)], shapes[i % 6]))
-                 for i, k in enumerate(order))
+    line = Board(
+        ((0, i - 2), Tile(palette.names[int(k)], shapes[i % 6])) for i, k in enumerate(order)
+    )
     result = calibrate_colours(scene.frame(line).image_bgr, palette)
     ok = {"plain": 0, "cal": 0}
     n = 0
     for t in (1.0, 2.0):
         cells = [(r, c) for r in range(-2, 3) for c in range(-3, 4)]
         picks = rng.choice(len(cells), size=14, replace=False)
-        board = Board((cells[int(i)], Tile(palette.names[int(rng.integers(len(palette.names)))],
-                                           shapes[int(rng.integers(6))])) for i in picks)
+        board = Board(
+            (
+                cells[int(i)],
+                Tile(
+                    palette.names[int(rng.integers(len(palette.names)))],
+                    shapes[int(rng.integers(6))],
+                ),
+            )
+            for i in picks
+        )
         r = scene.frame(board, t=t)
         tiles = [tt for tt in r.truth if tt.visible]
         quads = [np.asarray(tt.corners_xy) for tt in tiles]
@@ -204,9 +214,19 @@ def test_renders_under_casts(preset: str) -> None:
 
 @pytest.mark.parametrize(
     "palette",
-    [Palette.from_names(["red", "orange", "yellow", "green", "blue", "white"]),
-     Palette.from_hex({"teal": "#1f9e9a", "crimson": "#a3123a", "lime": "#9ccc3c",
-                       "navy": "#243a80", "gold": "#d9a521", "pink": "#ec79b0"})],
+    [
+        Palette.from_names(["red", "orange", "yellow", "green", "blue", "white"]),
+        Palette.from_hex(
+            {
+                "teal": "#1f9e9a",
+                "crimson": "#a3123a",
+                "lime": "#9ccc3c",
+                "navy": "#243a80",
+                "gold": "#d9a521",
+                "pink": "#ec79b0",
+            }
+        ),
+    ],
     ids=["white-for-purple", "custom-paints"],
 )
 def test_simple_form_palettes_calibrate_under_warm_light(palette: Palette) -> None:

@@ -61,27 +61,37 @@ def _table_photo(page: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray, n
     margin = 60  # marker centres this far inside the table edge
     top = np.full((table_h + 2 * margin, table_w + 2 * margin, 3), (120, 150, 175), np.uint8)
     found = find_markers(page)
-    centres_table = np.array([[margin, margin], [margin + table_w, margin],
-                              [margin + table_w, margin + table_h], [margin, margin + table_h]],
-                             dtype=np.float64)
+    centres_table = np.array(
+        [
+            [margin, margin],
+            [margin + table_w, margin],
+            [margin + table_w, margin + table_h],
+            [margin, margin + table_h],
+        ],
+        dtype=np.float64,
+    )
     for k in range(4):
         q = found[k]
         c = q.mean(axis=0)
         half = int(np.ptp(q[:, 0]) * 0.75)
-        cut = page[int(c[1]) - half:int(c[1]) + half, int(c[0]) - half:int(c[0]) + half]
-        cut = cv2.resize(cut, None, fx=1 / PX_PER_MM, fy=1 / PX_PER_MM,
-                         interpolation=cv2.INTER_AREA)  # to 1 px per mm
+        cut = page[int(c[1]) - half : int(c[1]) + half, int(c[0]) - half : int(c[0]) + half]
+        cut = cv2.resize(
+            cut, None, fx=1 / PX_PER_MM, fy=1 / PX_PER_MM, interpolation=cv2.INTER_AREA
+        )  # to 1 px per mm
         cx, cy = centres_table[k].astype(int)
         hh, ww = cut.shape[:2]
-        top[cy - hh // 2:cy - hh // 2 + hh, cx - ww // 2:cx - ww // 2 + ww] = cut
+        top[cy - hh // 2 : cy - hh // 2 + hh, cx - ww // 2 : cx - ww // 2 + ww] = cut
     # a camera at an angle: the table corners land on a jittered trapezoid
-    src = np.array([[0, 0], [top.shape[1], 0], [top.shape[1], top.shape[0]], [0, top.shape[0]]],
-                   dtype=np.float32)
+    src = np.array(
+        [[0, 0], [top.shape[1], 0], [top.shape[1], top.shape[0]], [0, top.shape[0]]],
+        dtype=np.float32,
+    )
     dst = np.array([[260, 90], [1060, 120], [1220, 650], [80, 610]], dtype=np.float32)
     dst += rng.uniform(-25, 25, dst.shape).astype(np.float32)
     image_from_top = cv2.getPerspectiveTransform(src, dst)
-    photo = cv2.warpPerspective(top, image_from_top, (1280, 720), flags=cv2.INTER_LINEAR,
-                                borderValue=(60, 70, 80))
+    photo = cv2.warpPerspective(
+        top, image_from_top, (1280, 720), flags=cv2.INTER_LINEAR, borderValue=(60, 70, 80)
+    )
     photo = cv2.GaussianBlur(photo, (0, 0), 0.8)
     photo = np.clip(photo + rng.normal(0, 3.0, photo.shape), 0, 255).astype(np.uint8)
     pts = cv2.perspectiveTransform(centres_table[None].astype(np.float32), image_from_top)[0]
@@ -104,8 +114,9 @@ def test_markers_found_in_a_warped_photo_within_tolerance(
     rng = np.random.default_rng(seed)
     for _ in range(20):
         tx, ty = rng.uniform(0, 900), rng.uniform(0, 600)
-        x, y = cv2.perspectiveTransform(np.array([[[tx + 60, ty + 60]]], np.float64),
-                                        np.linalg.inv(top_from_image))[0, 0]
+        x, y = cv2.perspectiveTransform(
+            np.array([[[tx + 60, ty + 60]]], np.float64), np.linalg.inv(top_from_image)
+        )[0, 0]
         gx, gy = geo.image_to_table(float(x), float(y))
         assert abs(gx - tx) < 3.0 and abs(gy - ty) < 3.0
 
@@ -113,7 +124,7 @@ def test_markers_found_in_a_warped_photo_within_tolerance(
 def test_missing_markers_are_named(sheet: tuple[Path, np.ndarray]) -> None:
     photo, centres, _ = _table_photo(sheet[1], 4)
     x, y = centres[1].astype(int)
-    photo[y - 60:y + 60, x - 60:x + 60] = (60, 70, 80)  # cover the top-right marker
+    photo[y - 60 : y + 60, x - 60 : x + 60] = (60, 70, 80)  # cover the top-right marker
     with pytest.raises(CalibrationError, match=r"markers not found: top-right \(id 1\)"):
         geometry_from_markers(photo)
 
@@ -138,7 +149,7 @@ def _chessboard_views(n: int) -> list[np.ndarray]:
     for r in range(7):
         for c in range(10):
             if (r + c) % 2 == 0:
-                board[sq + r * sq:sq + (r + 1) * sq, sq + c * sq:sq + (c + 1) * sq] = 0
+                board[sq + r * sq : sq + (r + 1) * sq, sq + c * sq : sq + (c + 1) * sq] = 0
     k = np.array([[800.0, 0, 320], [0, 800.0, 240], [0, 0, 1]])
     rng = np.random.default_rng(5)
     views = []

@@ -58,15 +58,27 @@ def test_default_is_classic() -> None:
         ({"palette": 3}, "palette: expected"),
         ({"format": "tabletally-profile/9"}, "format: unsupported"),
         ({"palette": [{"name": "red", "lab": [1, 2]}]}, "palette[0].lab"),
-        ({"palette": [{"name": "red", "lab": [1, 2, 3], "spread": [1, -1, 1]}]},
-         "palette[0].spread"),
+        (
+            {"palette": [{"name": "red", "lab": [1, 2, 3], "spread": [1, -1, 1]}]},
+            "palette[0].spread",
+        ),
         ({"white_balance": {"gains": [1, 0, 1]}}, "white_balance.gains"),
         ({"geometry": {"table_from_image": [[1, 0, 0], [0, 1, 0]]}}, "geometry.table_from_image"),
         ({"geometry": {"table_from_image": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}}, "singular"),
-        ({"geometry": {"table_from_image": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "tile_pitch": -3}},
-         "geometry.tile_pitch"),
-        ({"lens": {"camera_matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "distortion": [0, 0],
-                   "image_size": [10, 10]}}, "lens.distortion"),
+        (
+            {"geometry": {"table_from_image": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "tile_pitch": -3}},
+            "geometry.tile_pitch",
+        ),
+        (
+            {
+                "lens": {
+                    "camera_matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+                    "distortion": [0, 0],
+                    "image_size": [10, 10],
+                }
+            },
+            "lens.distortion",
+        ),
     ],
 )
 def test_errors_name_the_field(data: dict[str, object], fragment: str) -> None:
@@ -96,13 +108,24 @@ def _calibrated_profile() -> Profile:
     )
     geo = Geometry(
         table_from_image=((1.5, 0.1, -20.0), (0.02, 1.4, -30.0), (1e-5, 2e-4, 1.0)),
-        units="mm", table_size=(600.0, 400.0), tile_pitch=33.0, image_size=(1280, 720),
+        units="mm",
+        table_size=(600.0, 400.0),
+        tile_pitch=33.0,
+        image_size=(1280, 720),
     )
-    lens = Lens(camera_matrix=((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)),
-                distortion=(-0.1, 0.02, 0.0, 0.0, 0.0), image_size=(1280, 720), rms_px=0.3)
-    return Profile(palette=pal, extra={"name": "kitchen"},
-                   white_balance=WhiteBalance((0.6, 1.1, 2.4), "tile-bodies"),
-                   geometry=geo, lens=lens)
+    lens = Lens(
+        camera_matrix=((900.0, 0.0, 640.0), (0.0, 900.0, 360.0), (0.0, 0.0, 1.0)),
+        distortion=(-0.1, 0.02, 0.0, 0.0, 0.0),
+        image_size=(1280, 720),
+        rms_px=0.3,
+    )
+    return Profile(
+        palette=pal,
+        extra={"name": "kitchen"},
+        white_balance=WhiteBalance((0.6, 1.1, 2.4), "tile-bodies"),
+        geometry=geo,
+        lens=lens,
+    )
 
 
 def test_versioned_form_round_trips_through_a_file(tmp_path: Path) -> None:
@@ -128,8 +151,12 @@ def test_save_is_atomic_and_leaves_no_temp_files(tmp_path: Path) -> None:
 
 
 def test_versioned_palette_as_object_and_bare_names() -> None:
-    p = Profile.from_dict({"format": PROFILE_FORMAT,
-                           "palette": {"red": {"lab": [40, 50, 30]}, "blue": {"rgb": "#2a6fc4"}}})
+    p = Profile.from_dict(
+        {
+            "format": PROFILE_FORMAT,
+            "palette": {"red": {"lab": [40, 50, 30]}, "blue": {"rgb": "#2a6fc4"}},
+        }
+    )
     assert p.palette.names == ("red", "blue")
     assert p.palette.lab["red"] == (40.0, 50.0, 30.0)
     q = Profile.from_dict({"format": PROFILE_FORMAT, "palette": [{"name": "red"}, "blue"]})
@@ -144,31 +171,40 @@ _name = st.sampled_from([*sorted(NAMED_COLORS), "teal", "gold-2", "x_9"])
 @st.composite
 def profiles(draw: st.DrawFn) -> Profile:
     names = draw(st.lists(_name, min_size=1, max_size=8, unique=True))
-    lab = {n: (draw(st.floats(0, 100)), draw(st.floats(-128, 127)), draw(st.floats(-128, 127)))
-           for n in names}
+    lab = {
+        n: (draw(st.floats(0, 100)), draw(st.floats(-128, 127)), draw(st.floats(-128, 127)))
+        for n in names
+    }
     spread = {n: (draw(_pos), draw(_pos), draw(_pos)) for n in names if draw(st.booleans())}
     samples = {n: draw(st.integers(0, 10**6)) for n in names if draw(st.booleans())}
     pal = Palette.from_lab(lab, spread=spread, samples=samples)
     wb = draw(st.none() | st.tuples(_pos, _pos, _pos).map(lambda g: WhiteBalance(g, "fit")))
     geo = None
     if draw(st.booleans()):
-        rows = ((draw(_pos), draw(_finite), draw(_finite)),
-                (draw(_finite), draw(_pos), draw(_finite)),
-                (0.0, 0.0, 1.0))
+        rows = (
+            (draw(_pos), draw(_finite), draw(_finite)),
+            (draw(_finite), draw(_pos), draw(_finite)),
+            (0.0, 0.0, 1.0),
+        )
         if abs(rows[0][0] * rows[1][1] - rows[0][1] * rows[1][0]) > 1e-6:
-            geo = Geometry(rows, units=draw(st.sampled_from(["mm", "table"])),
-                           table_size=draw(st.none() | st.tuples(_pos, _pos)),
-                           tile_pitch=draw(st.none() | _pos),
-                           image_size=draw(st.none() | st.tuples(st.integers(1, 9999),
-                                                                 st.integers(1, 9999))),
-                           source=draw(st.sampled_from(["markers", "corners"])))
+            geo = Geometry(
+                rows,
+                units=draw(st.sampled_from(["mm", "table"])),
+                table_size=draw(st.none() | st.tuples(_pos, _pos)),
+                tile_pitch=draw(st.none() | _pos),
+                image_size=draw(st.none() | st.tuples(st.integers(1, 9999), st.integers(1, 9999))),
+                source=draw(st.sampled_from(["markers", "corners"])),
+            )
     lens = None
     if draw(st.booleans()):
         k = ((draw(_pos), 0.0, draw(_pos)), (0.0, draw(_pos), draw(_pos)), (0.0, 0.0, 1.0))
         d = tuple(draw(st.lists(_finite, min_size=5, max_size=5)))
         lens = Lens(k, d, (draw(st.integers(1, 9999)), draw(st.integers(1, 9999))), draw(_pos))
-    extra = draw(st.dictionaries(st.sampled_from(["name", "created", "camera"]),
-                                 st.text(max_size=5) | st.integers()))
+    extra = draw(
+        st.dictionaries(
+            st.sampled_from(["name", "created", "camera"]), st.text(max_size=5) | st.integers()
+        )
+    )
     return Profile(palette=pal, extra=extra, white_balance=wb, geometry=geo, lens=lens)
 
 

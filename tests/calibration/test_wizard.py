@@ -50,8 +50,10 @@ def test_post_without_csrf_is_refused(app: Any) -> None:
 
 
 def test_save_is_gated_on_coverage(client: Client, tmp_path: Path) -> None:
-    r = client.post("/calibrate/api/colours", data={
-        "image": (_line_png(missing_purple=True), "line.png"), "order": "palette"})
+    r = client.post(
+        "/calibrate/api/colours",
+        data={"image": (_line_png(missing_purple=True), "line.png"), "order": "palette"},
+    )
     assert r.status_code == 200
     body = r.get_json()
     assert body["complete"] is False and body["missing"] == ["purple"]
@@ -80,16 +82,21 @@ def test_errors_are_json(client: Client) -> None:
     blank = np.full((360, 640, 3), (130, 170, 196), np.uint8)
     r = client.post("/calibrate/api/colours", data={"image": (_png(blank), "b.png")})
     assert r.status_code == 422 and "reference line not found" in r.get_json()["message"]
-    r = client.post("/calibrate/api/colours", data={"image": (_line_png(), "l.png"),
-                                                    "palette": "red,magenta"})
+    r = client.post(
+        "/calibrate/api/colours", data={"image": (_line_png(), "l.png"), "palette": "red,magenta"}
+    )
     assert r.status_code == 400 and "magenta" in r.get_json()["message"]
     r = client.post("/calibrate/api/save")
     assert r.status_code == 409 and r.get_json()["error"] == "nothing_to_save"
 
 
 def test_clicked_corners_store_geometry(client: Client, tmp_path: Path) -> None:
-    body = {"corners": [[10, 10], [600, 20], [620, 340], [5, 330]], "image_size": [640, 360],
-            "table_mm": [900, 600], "tile_mm": 33}
+    body = {
+        "corners": [[10, 10], [600, 20], [620, 340], [5, 330]],
+        "image_size": [640, 360],
+        "table_mm": [900, 600],
+        "tile_mm": 33,
+    }
     r = client.post("/calibrate/api/geometry", json=body)
     assert r.status_code == 200, r.get_json()
     geo = load_profile(tmp_path / "profile.json").geometry
@@ -112,8 +119,10 @@ def test_confirmed_moves_accumulate_until_saved(client: Client, tmp_path: Path) 
     def post(colours: list[str], seed: int) -> Any:
         img, quads = paint_line([CLASSIC.rgb[c] for c in colours], cast=CASTS["cool"], seed=seed)
         tiles = [{"corners": q.tolist(), "color": c} for q, c in zip(quads, colours, strict=True)]
-        return client.post("/calibrate/api/confirm",
-                           data={"image": (_png(img), "move.png"), "tiles": json.dumps(tiles)})
+        return client.post(
+            "/calibrate/api/confirm",
+            data={"image": (_png(img), "move.png"), "tiles": json.dumps(tiles)},
+        )
 
     r = post(["red", "orange", "yellow"], 1)
     assert r.status_code == 200, r.get_json()
@@ -124,12 +133,17 @@ def test_confirmed_moves_accumulate_until_saved(client: Client, tmp_path: Path) 
     assert client.post("/calibrate/api/save").status_code == 200
     assert load_profile(tmp_path / "profile.json").palette.calibrated
     img, quads = paint_line([(236, 121, 176)], seed=3)
-    bad = client.post("/calibrate/api/confirm", data={
-        "image": (_png(img), "m.png"),
-        "tiles": json.dumps([{"corners": quads[0].tolist(), "color": "pink"}])})
+    bad = client.post(
+        "/calibrate/api/confirm",
+        data={
+            "image": (_png(img), "m.png"),
+            "tiles": json.dumps([{"corners": quads[0].tolist(), "color": "pink"}]),
+        },
+    )
     assert bad.status_code == 422 and "'pink' is not in the palette" in bad.get_json()["message"]
-    r = client.post("/calibrate/api/confirm", data={"image": (_line_png(), "l.png"),
-                                                     "tiles": "[{}]"})
+    r = client.post(
+        "/calibrate/api/confirm", data={"image": (_line_png(), "l.png"), "tiles": "[{}]"}
+    )
     assert r.status_code == 400 and r.get_json()["error"] == "bad_tiles"
     assert client.post("/calibrate/api/reset").get_json() == {"reset": True}
     assert client.get("/calibrate/api/state").get_json()["pending"] is None
@@ -175,10 +189,14 @@ def test_live_classification_with_the_learned_palette(client: Client) -> None:
     order = [2, 0, 4, 1, 5, 3]
     line = Board(((0, i), Tile(CLASSIC.names[k], shapes[i])) for i, k in enumerate(order))
     scene = render.Scene(render.PRESETS["warm"], 5, size=(960, 540))
-    client.post("/calibrate/api/colours",
-                data={"image": (_png(scene.frame(line).image_bgr), "line.png")})
-    board = Board(((r, c), Tile(CLASSIC.names[(r * 3 + c) % 6], shapes[(r + c) % 6]))
-                  for r in range(2) for c in range(4))
+    client.post(
+        "/calibrate/api/colours", data={"image": (_png(scene.frame(line).image_bgr), "line.png")}
+    )
+    board = Board(
+        ((r, c), Tile(CLASSIC.names[(r * 3 + c) % 6], shapes[(r + c) % 6]))
+        for r in range(2)
+        for c in range(4)
+    )
     frame = scene.frame(board, t=1.0)
     r = client.post("/calibrate/api/classify", data={"image": (_png(frame.image_bgr), "b.png")})
     assert r.status_code == 200, r.get_json()
