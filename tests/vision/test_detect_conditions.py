@@ -75,3 +75,26 @@ def test_hand_covered_tiles_are_unseen_not_guessed() -> None:
                 assert tt.tile == t.tile
     assert hidden_total >= 1  # the scenes do hide something
     assert flagged == 2
+
+
+def test_golden_scenes_on_disk() -> None:
+    """The stored golden JPEGs (tests/data/golden, made by benchmarks/make_golden.py)."""
+    from calibration.profile import Profile
+    from vision.render import load_golden
+
+    try:
+        scenes = load_golden()
+    except FileNotFoundError:
+        pytest.skip("no golden scenes generated")
+    total = DetectionScore()
+    for g in scenes:
+        sc = score_detection(
+            detect(g.image_bgr, profile=Profile(palette=g.palette)), g.truth, g.pitch_px
+        )
+        total = total + sc
+        if g.name in ("connect_white", "custom_paints"):  # palettes other than the classic
+            assert sc.identity >= 0.9, (g.name, dict(sc.confusions))
+    assert total.recall >= 0.95, total.summary()
+    assert total.precision >= 0.97, total.summary()
+    assert total.identity >= 0.9, total.summary()
+    assert total.cells >= 0.98, total.summary()
