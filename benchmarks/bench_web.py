@@ -4,12 +4,14 @@ Target: with 10 browsers on the live stream (each one Server-Sent Events stream 
 stream) while the pipeline tracks at 15 fps, the processed frame rate drops by less than 10 %.
 
 Setup, all real parts: the app on a real SQLite file and Werkzeug's threaded server on
-127.0.0.1; the live pipeline (:class:`webui.live.CameraFeed`: ``vision.detect`` -> tracker ->
-store -> hub -> streams) fed by a paced 15 fps source that loops frames of the demo video
-(``vision.demo``); the clients run in a *separate process* (as browsers would), each reading
-its SSE and MJPEG streams as fast as the server sends. Phases without and with clients
-alternate (A B A B ...) so a change in the machine's load hits both alike; the result is the
-median processed fps of each kind of phase and their ratio.
+127.0.0.1; the live pipeline (:class:`webui.live.CameraFeed` around
+:class:`vision.live.LiveSession`: detect -> tracker -> store -> hub -> streams) fed by a paced
+15 fps source that loops frames of the demo video (``vision.demo``); the clients run in a
+*separate process* (as browsers would), each reading its SSE and MJPEG streams as fast as the
+server sends. Phases without (A) and with (B) clients alternate in counterbalanced order
+(A B, B A, A B, ...) so a drift in the machine's load hits both alike; the result is the
+median processed fps of each kind of phase and their ratio, plus the server's CPU time per
+processed frame, which other processes on a shared machine do not change.
 
 Run: ``python -m benchmarks web`` (or ``python -m benchmarks.bench_web --seconds 20``).
 """
@@ -129,7 +131,7 @@ def _frames(n: int) -> list[Any]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(prog="bench_web")
     ap.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
-    ap.add_argument("--rounds", type=int, default=3, help="A/B phase pairs")
+    ap.add_argument("--rounds", type=int, default=4, help="A/B phase pairs")
     ap.add_argument("--clients", type=int, default=10, help="browsers (SSE + MJPEG each)")
     ap.add_argument("--fps", type=float, default=15.0, help="source frame rate")
     args = ap.parse_args(argv or [])
@@ -156,27 +158,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         cpu_base: list[float] = []
         cpu_load: list[float] = []
         cpu_clients: list[float] = []
-        for _ in range(args.rounds):
+
+        def without() -> None:
+            time.sleep(2.0)  # streams of the previous phase have closed
             n0, t0, c0 = feed.processed, time.monotonic(), _cpu()
             time.sleep(args.seconds)
             dt = time.monotonic() - t0
             base_fps.append((feed.processed - n0) / dt)
             cpu_base.append((_cpu() - c0) / dt)
 
-            proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    _CLIENT,
-                    str(srv.port),
-                    str(args.clients),
-                    str(args.seconds + 2.0),
-                    f"/games/{gid}/events",
-                    "/camera.mjpg",
-                ],
-                stdout=subprocess.PIPE,
-                text=True,
-            )
+        def with_clients() -> None:
+            argv = [
+                sys.executable,
+                "-c",
+                _CLIENT,
+                str(srv.port),
+                str(args.clients),
+                str(args.seconds + 2.0),
+                f"/games/{gid}/events",
+                "/camera.mjpg",
+            ]
+            k0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
             time.sleep(1.5)  # let every client connect
             n0, t0, c0 = feed.processed, time.monotonic(), _cpu()
             streams = st.hub.clients
@@ -184,7 +187,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             dt = time.monotonic() - t0
             load_fps.append((feed.processed - n0) / dt)
             cpu_load.append((_cpu() - c0) / dt)
-            k0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             out, _ = proc.communicate(timeout=args.seconds + 30)
             k1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu_clients.append(
@@ -193,6 +195,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             c = json.loads(out.strip().splitlines()[-1])
             c["streams_open"] = streams
             clients.append(c)
+
+        for r in range(args.rounds):  # counterbalanced: A B, B A, A B, ...
+            for phase in (without, with_clients) if r % 2 == 0 else (with_clients, without):
+                phase()
         feed.stop()
     st.store.close()
     base, load = statistics.median(base_fps), statistics.median(load_fps)
