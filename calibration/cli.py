@@ -3,7 +3,7 @@
 Subcommands::
 
     tabletally calibrate colours IMAGE --out PROFILE [--palette red,orange,...|--profile FILE]
-                                       [--order auto|palette] [--json]
+                                       [--order auto|palette] [--json] [--debug-png PNG]
     tabletally calibrate markers OUT.pdf [--marker-mm 50]
     tabletally calibrate geometry IMAGE --out PROFILE [--table-mm W H] [--tile-mm P]
                                         [--corners X,Y X,Y X,Y X,Y]
@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from calibration.colour import CalibrationError, calibrate_colours
+from calibration.colour import CalibrationError, calibrate_colours, draw_calibration
 from calibration.markers import (
     MarkerSettings,
     calibrate_lens,
@@ -75,6 +75,12 @@ def register(subparsers: Any) -> None:
         help="auto: tiles in any order (default); palette: in palette order, left to right",
     )
     c.add_argument("--json", action="store_true", help="print the result as JSON")
+    c.add_argument(
+        "--debug-png",
+        metavar="PNG",
+        help="write the photo with the tiles found and their colours (also when "
+        "the calibration is refused)",
+    )
     c.set_defaults(func=_cmd_colours)
 
     m = sub.add_parser("markers", help="write the printable ArUco corner marker sheet (PDF)")
@@ -172,6 +178,8 @@ def _cmd_colours(args: argparse.Namespace) -> int:
         result = calibrate_colours(image, palette, order=args.order, base=base)
     except CalibrationError as e:
         raise CLIError(f"{args.image}: {e}", 1) from None
+    if args.debug_png and not cv2.imwrite(args.debug_png, draw_calibration(image, result)):
+        raise CLIError(f"{args.debug_png}: cannot write the debug image", 2)
     if args.json:
         print(
             json.dumps(

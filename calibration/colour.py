@@ -35,6 +35,7 @@ __all__ = [
     "calibrate_colours",
     "calibrate_from_tiles",
     "classify_lab",
+    "draw_calibration",
     "find_reference_tiles",
     "measure_tiles",
     "srgb_to_lab_array",
@@ -904,3 +905,41 @@ def calibrate_from_tiles(
         lab_c = _lin_to_lab(np.clip(obs * fit, 0, 1))
         residual = float(np.linalg.norm(lab_c - _lin_to_lab(ref), axis=1).mean())
     return _learn(palette, quads, pixels, bodies, colours, residual, base, settings)
+
+
+def draw_calibration(
+    image_bgr: npt.NDArray[np.uint8], result: ColourCalibration
+) -> npt.NDArray[np.uint8]:
+    """A copy of ``image_bgr`` with each line tile outlined in its learned colour (red when not
+    clean) and labelled ``index colour ✓/✗``; the input is not modified."""
+    out = image_bgr.copy()
+    pal = result.profile.palette
+    scale = max(0.4, min(out.shape[:2]) / 900)
+    for s in result.samples:
+        pts = np.rint(np.array(s.corners_xy)).astype(np.int32)
+        r, g, b = pal.rgb[s.color] if s.color else (255, 255, 255)
+        colour = (b, g, r) if s.clean else (0, 0, 255)
+        cv2.polylines(out, [pts], True, colour, max(1, round(2 * scale)), cv2.LINE_AA)
+        label = f"{s.index + 1} {s.color or '?'} {'ok' if s.clean else 'X'}"
+        x, y = int(pts[:, 0].min()), int(pts[:, 1].min()) - 4
+        cv2.putText(
+            out,
+            label,
+            (x, max(y, 12)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45 * scale,
+            (0, 0, 0),
+            max(2, round(3 * scale)),
+            cv2.LINE_AA,
+        )
+        cv2.putText(
+            out,
+            label,
+            (x, max(y, 12)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45 * scale,
+            (255, 255, 255),
+            max(1, round(scale)),
+            cv2.LINE_AA,
+        )
+    return out

@@ -62,6 +62,26 @@ def test_missing_colour_exits_1_and_keeps_the_old_profile(
     assert "no clean samples for 'purple'" in err and "profile not saved" in err
     assert err.count("\n") == 1  # one line, no traceback
     assert out.read_bytes() == before
+    # the debug picture is written even for a refused calibration, at the photo's size
+    dbg = tmp_path / "debug.png"
+    assert (
+        main(
+            [
+                "calibrate",
+                "colours",
+                str(img),
+                "--out",
+                str(out),
+                "--order",
+                "palette",
+                "--debug-png",
+                str(dbg),
+            ]
+        )
+        == 1
+    )
+    picture = cv2.imread(str(dbg))
+    assert picture is not None and picture.shape == cv2.imread(str(img)).shape
 
 
 def test_line_not_found_and_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
