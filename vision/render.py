@@ -600,8 +600,15 @@ class Rendered:
     def lattice(self) -> Lattice:
         """The truth lattice as a :class:`vision.observation.Lattice`."""
         h = self.image_from_grid
-        ax = h[0, 0] * h[2, 2] - h[2, 0] * h[0, 2], h[1, 0] * h[2, 2] - h[2, 0] * h[1, 2]
-        angle = math.degrees(math.atan2(ax[1], ax[0])) % 90.0
+        if self.truth:  # direction of +col at the board's centre (perspective bends it)
+            r = float(np.mean([t.pos.row for t in self.truth]))
+            c = float(np.mean([t.pos.col for t in self.truth]))
+        else:
+            r = c = 0.0
+        p0 = h @ np.array([c - 0.5, r, 1.0])
+        p1 = h @ np.array([c + 0.5, r, 1.0])
+        d = p1[:2] / p1[2] - p0[:2] / p0[2]
+        angle = math.degrees(math.atan2(d[1], d[0])) % 90.0
         matrix = tuple(tuple(float(v) for v in row) for row in h)
         return Lattice(pitch_px=self.pitch_px, angle_deg=angle, image_from_grid=matrix)  # type: ignore[arg-type]
 
