@@ -1067,7 +1067,7 @@ def _symbol_polys(shape: Shape) -> list[NDArray[np.float64]]:
     if shape is Shape.CIRCLE:
         return [_circle(0, 0, 0.31, 72)]
     if shape is Shape.SQUARE:
-        s = 0.27
+        s = 0.285
         return [np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)]
     if shape is Shape.DIAMOND:
         d = 0.36
