@@ -170,7 +170,7 @@ def _bowed_star(
 def _clover_outline(n: int) -> NDArray[np.float64]:
     """Clover: union of four lobes (discs) on the axes and a centre disc, as a radial outline."""
     t = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
-    lobe_r, lobe_d, centre_r = 0.15, 0.19, 0.16
+    lobe_r, lobe_d, centre_r = 0.15, 0.17, 0.14
     r = np.full_like(t, centre_r)
     for k in range(4):
         a = k * math.pi / 2
