@@ -292,3 +292,24 @@ def test_action_next_cannot_redirect_offsite(client: Client, game_id: int) -> No
         assert r.headers["Location"].endswith(f"/games/{game_id}"), evil
     r = client.form(f"/games/{game_id}/action", {"action": "pass", "next": f"/games/{game_id}/log"})
     assert r.headers["Location"].endswith(f"/games/{game_id}/log")
+
+
+def test_every_route_answers_and_every_write_needs_csrf(
+    app: Flask, client: Client, game_id: int
+) -> None:
+    """A safety net over the whole URL map: no GET route fails with a 5xx, and no write route
+    accepts a request without the CSRF token."""
+    own = ("pages.", "api.", "exports.")
+    rules = [r for r in app.url_map.iter_rules() if r.endpoint.startswith(own)]
+    assert len(rules) > 30
+    args = {"game_id": game_id, "index": 0}
+    for rule in rules:
+        url = rule.build(args)[1] if rule.arguments else rule.rule  # type: ignore[index]
+        if "GET" in (rule.methods or ()):
+            r = client.get(url)
+            assert r.status_code < 500, (url, r.status_code)
+            r.close()  # streams (SSE, MJPEG) are not read
+        for method in {"POST", "PATCH", "PUT", "DELETE"} & set(rule.methods or ()):
+            r = client.c.open(url, method=method, json={})
+            assert r.status_code == 400, (method, url, r.status_code)
+            assert b"CSRF" in r.data or b"csrf" in r.data, (method, url)
