@@ -70,6 +70,9 @@ class DetectorSettings:
         min_symbol_px: when the median symbol is smaller than this (equivalent diameter, work
             px) the working image is enlarged (up to full resolution) and the search rerun.
         target_symbol_px: the symbol size aimed at when enlarging.
+        max_work_long_side: the working image is never enlarged beyond this long side (a 25 px
+            tile in a 4000 px photo is 13 px here, still readable; an empty table in a 12 MP
+            photo must not cost seconds).
         envelope_fraction: the light envelope is a max filter over this fraction of the work
             image's long side (so it spans several tiles: every tile body has a symbol or
             bright table within it), then smoothed.
@@ -167,6 +170,7 @@ class DetectorSettings:
 
     work_long_side: int = 960
     min_symbol_px: float = 9.0
+    max_work_long_side: int = 2048
     target_symbol_px: float = 16.0
     envelope_fraction: float = 0.08
     dark_ratio: float = 0.45
@@ -988,6 +992,7 @@ def detect(
         image_bgr = prof.correct_colours(image_bgr)
 
     scale = min(1.0, s.work_long_side / max(h_img, w_img))
+    max_scale = min(1.0, s.max_work_long_side / max(h_img, w_img))
     for _attempt in range(3):
         small, v = _work_image(image_bgr, scale)
         dark, env = _dark_mask(v, s)
@@ -1009,17 +1014,17 @@ def detect(
         for c in cands:
             x, y = np.clip(np.round(c.centre_xy).astype(int), 0, [v.shape[1] - 1, v.shape[0] - 1])
             c.envelope = float(env[y, x])
-        if scale >= 1.0:
+        if scale >= max_scale:
             break
         if not cands:  # nothing at all: perhaps tiles too small for this scale
-            scale = min(1.0, 2.0 * scale)
+            scale = min(max_scale, 2.0 * scale)
             continue
         med = float(
             np.median([c.diameter for c in cands if c.strong] or [c.diameter for c in cands])
         )
         if med >= s.min_symbol_px:
             break
-        scale = min(1.0, scale * s.target_symbol_px / max(med, 1.0))
+        scale = min(max_scale, scale * s.target_symbol_px / max(med, 1.0))
 
     dbg: dict[str, Any] | None = {} if debug else None
     if dbg is not None:
