@@ -1839,6 +1839,7 @@ class Scene:
         hands: Sequence[Hand] | None = (),
         bump: Bump | None = None,
         t: float = 0.0,
+        motion_px: float | None = None,
     ) -> Rendered:
         """Render ``board`` as seen at time ``t`` (seconds).
 
@@ -1848,6 +1849,8 @@ class Scene:
                 the seed and ``t``); ``()`` = none.
             bump: the table's displacement since the scene began (see :class:`Bump`).
             t: time in seconds; drives lighting drift and the frame's sensor noise.
+            motion_px: motion blur of this frame only, pixels (e.g. while the table is being
+                knocked); ``None`` = the conditions' ``motion_px``.
 
         Returns:
             A :class:`Rendered` image with its truth.
@@ -1950,8 +1953,9 @@ class Scene:
         # 7. optics and sensor
         if cond.dof_px > 0.3:
             img = self._defocus(img, cam)
-        if cond.motion_px > 0.5:
-            img = self._motion_blur(img, cond.motion_px, frng)
+        motion = cond.motion_px if motion_px is None else motion_px
+        if motion > 0.5:
+            img = self._motion_blur(img, motion, frng)
         if cond.blur_px > 0.05:
             img = cv2.GaussianBlur(img, (0, 0), cond.blur_px)
         if cond.chroma_px > 0.05:

@@ -557,3 +557,15 @@ def test_an_empty_table_renders_with_empty_truth() -> None:
     assert r.truth == []
     obs = truth_observation(r)
     assert obs.tiles == () and obs.lattice is None
+
+
+def test_scene_frame_motion_blur_override() -> None:
+    cond = dataclasses.replace(PRESETS["easy"], noise=0.0, jpeg_quality=None, motion_px=0.0)
+    scene = Scene(cond, 2, size=(480, 360), fit=BOARD)
+
+    def sharpness(img: np.ndarray) -> float:
+        return float(cv2.Laplacian(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+
+    still = scene.frame(BOARD, t=1.0).image_bgr
+    shaken = scene.frame(BOARD, t=1.0, motion_px=9.0).image_bgr
+    assert sharpness(shaken) < 0.6 * sharpness(still)
