@@ -83,6 +83,8 @@ class DetectorSettings:
         weak_area_factor: when the dark mask found symbols, neutral-mask holes are considered
             only within this factor of their median area (symbol areas differ by about 3x
             between star4 and circle; perspective adds some).
+        weak_search_margin: ... and only within this many symbol diameters (about 3.5
+            pitches) of them, since weak candidates join the board only next to it.
         refit_rounds: after reading every candidate, the lattice is refitted to those that
             read as tiles and all are read again, at most this many times.
         reread_shift: after a refit, a tile whose corners moved less than this (pitches) keeps
@@ -181,6 +183,7 @@ class DetectorSettings:
     unseen_min_region: int = 3
     weak_max_residual: float = 0.3
     weak_area_factor: float = 4.0
+    weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
     max_tile_turn_deg: float = 12.0
@@ -998,14 +1001,28 @@ def detect(
         dark, env = _dark_mask(v, s)
         c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
         gains = _body_gains(small, dark, c_dark)
-        neutral, chroma = _neutral_mask(small, gains, s)
         rng_area = None
-        if c_dark:  # neutral holes of about the size of the symbols seen in the dark mask
+        x0, y0, x1, y1 = 0, 0, small.shape[1], small.shape[0]
+        if c_dark:  # neutral holes of about the size of the symbols seen in the dark mask,
+            # and (weak ones only join next to them) only around those symbols
             a_med = float(np.median([c.area for c in c_dark]))
             rng_area = (a_med / s.weak_area_factor, a_med * s.weak_area_factor)
+            ctr = np.array([c.centre_xy for c in c_dark])
+            pad = s.weak_search_margin * float(np.median([c.diameter for c in c_dark]))
+            x0 = int(max(0, ctr[:, 0].min() - pad))
+            y0 = int(max(0, ctr[:, 1].min() - pad))
+            x1 = int(min(small.shape[1], ctr[:, 0].max() + pad + 1))
+            y1 = int(min(small.shape[0], ctr[:, 1].max() + pad + 1))
+        neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
         c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
         for c in c_neutral:
             c.strong = False
+            if x0 or y0:  # back to work-image coordinates
+                off = np.array([[[x0, y0]]], np.int32)
+                c.centre_xy = c.centre_xy + np.array([x0, y0], np.float64)
+                c.contour = c.contour + off
+                c.parent_contour = c.parent_contour + off
+                c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
         cands = _merge_candidates([c_dark, c_neutral])
         if cands:  # gaps where four tile corners meet are small holes too
             basis = [c.diameter for c in cands if c.strong] or [c.diameter for c in cands]
@@ -1029,7 +1046,8 @@ def detect(
     dbg: dict[str, Any] | None = {} if debug else None
     if dbg is not None:
         dbg["dark_mask"] = dark
-        dbg["neutral_mask"] = neutral
+        dbg["neutral_mask"] = neutral  # of the box around the dark-mask symbols
+        dbg["neutral_box"] = (x0, y0, x1, y1)
         dbg["work_scale"] = scale
         dbg["candidates"] = [tuple(c.centre_xy / scale) for c in cands]
 
