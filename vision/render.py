@@ -196,6 +196,8 @@ class Conditions:
             pencil, cup, the tile bag, dice, coins, spare tiles lying face down).
         shade: darkness 0..1 of a large soft shadow across part of the frame (someone leaning
             over the table, a lamp shade); 1 leaves a quarter of the light in it.
+        denoise: strength 0..1 of the camera's noise reduction (phones: strong on colour
+            noise, milder on luminance, which smooths fine detail too).
         table_mm: the table top's size ``(long, short)`` in millimetres, its long side along
             the wood grain; beyond its edges the (far, dark, blurred) floor shows in wide or
             oblique views. ``None`` = a table larger than any view.
@@ -249,6 +251,7 @@ class Conditions:
     awb: float = 0.0
     table_mm: tuple[float, float] | None = (1600.0, 900.0)
     shade: float = 0.0
+    denoise: float = 0.0
 
     def __post_init__(self) -> None:
         if self.surface not in SURFACES:
@@ -283,7 +286,15 @@ class Conditions:
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
-        for name in ("auto_exposure", "awb", "shade", "wb_correction", "gradient", "vignette"):
+        for name in (
+            "auto_exposure",
+            "awb",
+            "shade",
+            "wb_correction",
+            "gradient",
+            "vignette",
+            "denoise",
+        ):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
         if not 0.0 <= self.tile_rot_deg <= 45.0:
@@ -370,6 +381,7 @@ class Conditions:
             awb=float(u(0, 0.4 * k)) if rng.random() < 0.6 else 0.0,
             table_mm=(float(u(1000, 2200)), float(u(700, 1000))),
             shade=float(u(0, 0.7 * k)) if rng.random() < 0.35 else 0.0,
+            denoise=float(u(0, 1)) if rng.random() < 0.5 else 0.0,
         )
         # "mild blur" (issue 3): relative to the tiles, so small tiles stay readable
         return replace(
@@ -1272,6 +1284,17 @@ def _noise_sigma(img: F32, shot: float, read: float) -> F32:
     return cv2.resize(sig, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _denoise(img: F32, strength: float) -> F32:
+    """A phone-like noise reduction: chroma smoothed hard, luminance gently (0..1 strength)."""
+    w709 = np.array([0.0722, 0.7152, 0.2126], np.float32)  # BGR, Rec. 709
+    luma = img @ w709
+    chroma = img - luma[..., None]
+    chroma = cv2.GaussianBlur(chroma, (0, 0), 0.5 + 2.0 * strength)
+    smooth = cv2.GaussianBlur(luma, (0, 0), 0.8)
+    luma = luma + (smooth - luma) * np.float32(0.6 * strength)
+    return luma[..., None] + chroma
+
+
 def _chromatic_aberration(img: F32, px: float) -> F32:
     """Lateral chromatic aberration: red scaled up, blue down about the centre so each is
     displaced by ``px`` pixels at the corners (green, the reference, stays)."""
@@ -1972,7 +1995,9 @@ class Scene:
                 interpolation=cv2.INTER_LINEAR,
             )
             img += blot * np.float32(read * 0.4)
-        # 8. the camera's processing: saturation and unsharp masking (phones do both)
+        # 8. the camera's processing: noise reduction, saturation, unsharp masking
+        if cond.denoise > 0.01:
+            img = _denoise(img, cond.denoise)
         if abs(cond.saturation - 1.0) > 0.01:
             luma = img @ np.array([0.0722, 0.7152, 0.2126], np.float32)  # BGR, Rec. 709
             img = luma[..., None] + (img - luma[..., None]) * np.float32(cond.saturation)

@@ -569,3 +569,16 @@ def test_scene_frame_motion_blur_override() -> None:
     still = scene.frame(BOARD, t=1.0).image_bgr
     shaken = scene.frame(BOARD, t=1.0, motion_px=9.0).image_bgr
     assert sharpness(shaken) < 0.6 * sharpness(still)
+
+
+def test_camera_noise_reduction_smooths_noise() -> None:
+    cond = dataclasses.replace(PRESETS["dim"], surface="white", jpeg_quality=None, gradient=0.0)
+    noisy = render(BOARD, cond, 6, size=(320, 240)).image_bgr.astype(float)
+    clean = render(BOARD, dataclasses.replace(cond, denoise=1.0), 6, size=(320, 240)).image_bgr
+
+    def roughness(img: np.ndarray) -> float:  # high-frequency energy of the chroma
+        ycc = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2YCrCb)
+        c = ycc[..., 1:].astype(float)
+        return float(np.abs(c - cv2.blur(c, (3, 3))).mean())
+
+    assert roughness(clean.astype(float)) < 0.6 * roughness(noisy)
