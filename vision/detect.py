@@ -87,6 +87,9 @@ class DetectorSettings:
             pitches) of them, since weak candidates join the board only next to it.
         refit_rounds: after reading every candidate, the lattice is refitted to those that
             read as tiles and all are read again, at most this many times.
+        refit_min_dropped_share, refit_max_residual: no refit when at most this share of the
+            candidates was dropped and every remaining tile sits within this many pitches of
+            its cell (the strays did not bend the lattice).
         reread_shift: after a refit, a tile whose corners moved less than this (pitches) keeps
             its reading (a 2 px shift on a 48 px patch changes nothing).
         max_tile_turn_deg: largest turn of a tile against its neighbours' lattice that its own
@@ -186,6 +189,8 @@ class DetectorSettings:
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
+    refit_min_dropped_share: float = 0.05
+    refit_max_residual: float = 0.25
     max_tile_turn_deg: float = 12.0
     neutral_ratio: float = 0.3
     neutral_min: float = 18.0
@@ -580,6 +585,24 @@ def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
     return np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
 
 
+_WEIGHTS: dict[int, NDArray[np.float32]] = {}
+
+
+def _bilinear_weights(p: int) -> NDArray[np.float32]:
+    """``(4, p * p)`` weights of the corners (TL, TR, BR, BL) at each patch pixel centre."""
+    w = _WEIGHTS.get(p)
+    if w is None:
+        uv = (np.arange(p) + 0.5) / p
+        u, v = np.meshgrid(uv, uv)  # u along x (columns), v along y (rows)
+        w = (
+            np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])
+            .reshape(4, -1)
+            .astype(np.float32)
+        )
+        _WEIGHTS[p] = w
+    return w
+
+
 def _read_patches(
     image_bgr: NDArray[np.uint8],
     corners_xy: NDArray[np.float64],
@@ -609,24 +632,10 @@ def _read_patches(
     p = s.patch_px
     n = len(corners_xy)
     geo = _patch_geometry(p, s)
-    uv = (np.arange(p) + 0.5) / p
-    u, v = uv[None, None, :], uv[None, :, None]
-    c = corners_xy.astype(np.float64)
-    w00, w10, w11, w01 = (1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v
-    mx = (
-        w00 * c[:, 0, 0, None, None]
-        + w10 * c[:, 1, 0, None, None]
-        + w11 * c[:, 2, 0, None, None]
-        + w01 * c[:, 3, 0, None, None]
-    )
-    my = (
-        w00 * c[:, 0, 1, None, None]
-        + w10 * c[:, 1, 1, None, None]
-        + w11 * c[:, 2, 1, None, None]
-        + w01 * c[:, 3, 1, None, None]
-    )
-    mx = mx.reshape(n * p, p).astype(np.float32)
-    my = my.reshape(n * p, p).astype(np.float32)
+    wts = _bilinear_weights(p)  # (4, p * p)
+    c = corners_xy.astype(np.float32)
+    mx = (c[:, :, 0] @ wts).reshape(n * p, p)
+    my = (c[:, :, 1] @ wts).reshape(n * p, p)
     rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
     mosaic = (
         np.concatenate(
@@ -1114,10 +1123,13 @@ def _unseen_cells(
     xy = (pts[:, :2] / pts[:, 2:3]) * scale
     hh, ww = small.shape[:2]
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2Lab)
     xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
     yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
-    samp = lab[yi, xi].astype(np.float64).reshape(len(cells), 25, 3)
+    # colours only in the box the samples span (plus the blur's reach)
+    bx0, by0 = max(0, int(xi.min()) - 3), max(0, int(yi.min()) - 3)
+    bx1, by1 = min(ww, int(xi.max()) + 4), min(hh, int(yi.max()) + 4)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small[by0:by1, bx0:bx1], (0, 0), 1.0), cv2.COLOR_BGR2Lab)
+    samp = lab[yi - by0, xi - bx0].astype(np.float64).reshape(len(cells), 25, 3)
     ok = inside.reshape(len(cells), 25).all(axis=1)
     mean = samp.mean(axis=1)
     near = (
@@ -1269,6 +1281,13 @@ def _assemble(
         nxt = loose if _round == 0 else valid
         if not nxt.any() or np.array_equal(nxt, use):
             break
+        dropped = int((use & ~nxt).sum())
+        if (
+            not (nxt & ~use).any()
+            and dropped <= s.refit_min_dropped_share * use.sum()
+            and float(residual[nxt].max()) <= s.refit_max_residual
+        ):
+            break  # a few strays left out of a lattice that fits every tile: no refit
         use = nxt
     if valid.any():  # cells from 0; the homography follows
         off = cells[valid].min(axis=0)
