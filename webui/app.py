@@ -30,6 +30,7 @@ import importlib
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any
 
 from flask import Flask, Response, jsonify, redirect, render_template, request, session, url_for
@@ -137,7 +138,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
                 "pin_required",
                 "this server needs the organiser PIN for changes (X-Tabletally-PIN)",
             )
-        return redirect(url_for("pages.pin", next=request.referrer or "/"))  # type: ignore[return-value]
+        back = urlsplit(request.referrer or "/")  # back to the page the change came from
+        nxt = back.path + (f"?{back.query}" if back.query else "")
+        return redirect(url_for("pages.pin", next=nxt))  # type: ignore[return-value]
 
     @app.after_request
     def _headers(resp: Response) -> Response:

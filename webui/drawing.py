@@ -133,8 +133,8 @@ class BoardPicture:
 
     def extent(self) -> tuple[int, int, int, int]:
         """``(min_row, min_col, max_row, max_col)`` with a margin of one empty cell."""
-        if not self.board:
-            return (0, 0, 0, 0)
+        if not self.board:  # a small empty table, wider than high like the pages' cards
+            return (-1, -3, 1, 3)
         r0, c0, r1, c1 = self.board.bounds()
         return (r0 - 1, c0 - 1, r1 + 1, c1 + 1)
 
@@ -164,8 +164,8 @@ class BoardPicture:
         ]
         if not self.board:
             out.append(
-                f'<text x="{w / 2:g}" y="{h / 2 + 4:g}" font-size="9" fill="#fff" '
-                'text-anchor="middle">empty</text>'
+                f'<text x="{w / 2:g}" y="{h / 2 + 4:g}" font-size="11" fill="#fff" '
+                'text-anchor="middle">no tiles on the table yet</text>'
             )
         for line in self.lines:
             xs = [(p.col - c0) * CELL for p in line.cells]

@@ -82,12 +82,15 @@ def turn_label(turn: TurnResult, event: Event) -> str:
 
     Illegal placements say why; exchanges, passes and reviews say what happened.
     """
-    if isinstance(event, Exchange):
-        return f"exchanged {event.count} tile{'s' if event.count != 1 else ''}"
-    if isinstance(event, Pass):
-        return "passed"
     if isinstance(event, Review):
         return f"needs review: {event.reason}"
+    if isinstance(event, Exchange | Pass):
+        did = (
+            f"exchanged {event.count} tile{'s' if event.count != 1 else ''}"
+            if isinstance(event, Exchange)
+            else "passed"
+        )
+        return did if turn.legal else f"{did} (not allowed: {'; '.join(turn.reasons)})"
     if not turn.legal:
         return "illegal, 0 points: " + "; ".join(turn.reasons or ["not a legal placement"])
     phrases: list[str] = []

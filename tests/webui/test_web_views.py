@@ -42,9 +42,12 @@ def test_labels_for_single_tile_exchange_pass_review_illegal_and_out() -> None:
     assert labels[4] == "row of 2 = 2, went out +6"
 
 
-def test_pass_label() -> None:
-    g = _game(Pass(0))
-    assert turn_label(replay(g).turns[0], g.events[0]) == "passed"
+def test_pass_and_exchange_labels_say_when_not_allowed() -> None:
+    g = _game(Place(0, Placement.parse("Rc@0,0")), Pass(1), Exchange(0, 7))
+    r = replay(g)
+    assert turn_label(r.turns[1], g.events[1]).startswith(
+        "passed (not allowed: no passing while the bag holds")
+    assert turn_label(r.turns[2], g.events[2]).startswith("exchanged 7 tiles (not allowed: ")
 
 
 def test_board_picture_highlights_last_placement_and_lines() -> None:
