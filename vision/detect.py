@@ -1378,7 +1378,7 @@ def _draw_glyph(
     r: float,
     colour: tuple[int, int, int],
 ) -> None:
-    """A small icon of ``shape`` centred at ``(cx, cy)`` with radius ``r`` pixels."""
+    """A small icon of ``shape`` (BGR ``colour``) centred at ``(cx, cy)``, radius ``r`` px."""
     from vision.shapes import shape_polygon
 
     pts = shape_polygon(shape, 64) / 0.4 * r + (cx, cy)
@@ -1390,8 +1390,10 @@ def draw_overlay(image_bgr: NDArray[np.uint8], observation: Observation) -> NDAr
     """An annotated copy of the image for people to check the reading at a glance.
 
     Per tile: its outline (green, or orange when its confidence is below 0.6), its cell
-    ``row,col`` and its reading as colour letter + shape glyph on a white label. Unseen cells
-    are crossed in magenta. The input is not modified.
+    ``row,col`` on a small dark tag at the tile's top edge, and its reading at the bottom
+    edge - colour letter and a glyph of the shape filled with that colour - so the printed
+    symbol in the middle stays visible next to what was read. Unseen cells are crossed in
+    magenta. The input is not modified.
 
     Args:
         image_bgr: ``(H, W, 3)`` uint8, the image the observation was read from.
@@ -1400,59 +1402,44 @@ def draw_overlay(image_bgr: NDArray[np.uint8], observation: Observation) -> NDAr
     Returns:
         ``(H, W, 3)`` uint8 BGR.
     """
+    from calibration.profile import NAMED_COLORS, hex_to_rgb
+
     out = image_bgr.copy()
-    h, w = out.shape[:2]
     pitch = observation.lattice.pitch_px if observation.lattice else 40.0
-    font_scale = max(0.3, min(1.2, pitch / 90.0))
-    thick = max(1, round(pitch / 60))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    font_scale = max(0.28, min(0.9, pitch / 140.0))
+    thick = max(1, round(pitch / 70))
     for t in observation.tiles:
         pts = np.round(np.array(t.corners_xy)).astype(np.int32)
         col = (60, 200, 60) if t.confidence >= 0.6 else (0, 140, 255)
         cv2.polylines(out, [pts], True, col, thick, cv2.LINE_AA)
         cx, cy = t.center_xy
+        # reading: colour letter + glyph in that colour, on a white tag at the bottom edge
         letter = COLOR_LETTERS.get(t.tile.color, t.tile.color[:1].upper())
-        label = f"{letter}"
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thick)
-        r = 0.16 * pitch
-        x0 = int(cx - (tw + 2.4 * r) / 2)
-        y0 = int(cy + 0.05 * pitch)
-        cv2.rectangle(
-            out,
-            (x0 - 2, y0 - 2),
-            (x0 + tw + int(2.4 * r) + 2, y0 + max(th, int(2 * r)) + 4),
-            (255, 255, 255),
-            -1,
+        (tw, th), _ = cv2.getTextSize(letter, font, font_scale, thick)
+        r = 0.11 * pitch
+        wid = tw + int(2.6 * r) + 4
+        x0 = int(cx - wid / 2)
+        y1 = int(cy + 0.47 * pitch)
+        y0 = y1 - max(th, int(2 * r)) - 4
+        cv2.rectangle(out, (x0, y0), (x0 + wid, y1), (255, 255, 255), -1)
+        cv2.putText(out, letter, (x0 + 2, y1 - 3), font, font_scale, (0, 0, 0), thick, cv2.LINE_AA)
+        rgb = (
+            hex_to_rgb(NAMED_COLORS[t.tile.color])
+            if t.tile.color in NAMED_COLORS
+            else (128, 128, 128)
         )
-        cv2.putText(
-            out,
-            label,
-            (x0, y0 + th + 1),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            font_scale,
-            (0, 0, 0),
-            thick,
-            cv2.LINE_AA,
-        )
-        _draw_glyph(out, t.tile.shape, x0 + tw + 1.3 * r, y0 + r + 1, r, (90, 90, 90))
+        _draw_glyph(out, t.tile.shape, x0 + tw + 3 + 1.3 * r, (y0 + y1) / 2, r, rgb[::-1])
+        # cell: a small dark tag at the top edge
         pos = f"{t.pos.row},{t.pos.col}"
-        (pw, ph), _ = cv2.getTextSize(pos, cv2.FONT_HERSHEY_SIMPLEX, font_scale * 0.7, 1)
-        px, py = int(cx - pw / 2), int(cy - 0.12 * pitch)
+        (pw, ph), _ = cv2.getTextSize(pos, font, font_scale * 0.8, 1)
+        px, py = int(cx - pw / 2), int(cy - 0.47 * pitch + ph + 2)
         cv2.rectangle(out, (px - 1, py - ph - 2), (px + pw + 1, py + 2), (0, 0, 0), -1)
-        cv2.putText(
-            out,
-            pos,
-            (px, py),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            font_scale * 0.7,
-            (255, 255, 255),
-            1,
-            cv2.LINE_AA,
-        )
+        cv2.putText(out, pos, (px, py), font, font_scale * 0.8, (255, 255, 255), 1, cv2.LINE_AA)
     if observation.lattice is not None:
         for p in observation.unseen:
             x, y = observation.lattice.to_image(p.row, p.col)
             d = 0.3 * pitch
             cv2.line(out, (int(x - d), int(y - d)), (int(x + d), int(y + d)), (255, 0, 255), thick)
             cv2.line(out, (int(x - d), int(y + d)), (int(x + d), int(y - d)), (255, 0, 255), thick)
-    del h, w
     return out
