@@ -145,7 +145,9 @@ class DetectorSettings:
             whose body cannot be measured (dark table): measured 1.75 on a classic set.
         pitch_agreement, min_pitch_support: the lattice pitch is first taken as the most
             common nearest-neighbour distance of the symbols (tiles touch in lines): the one
-            with at least ``min_pitch_support`` others within ``pitch_agreement`` of it.
+            with at least ``min_pitch_support`` others within ``pitch_agreement`` of it,
+            counting neighbours only between holes whose extents differ by less than
+            ``pitch_extent_ratio`` (symbols span 0.6-0.85 of a tile).
         side_tolerance: a tile side measured from an isolated body that differs from
             ``tile_fill`` x that pitch by more than this fraction is not trusted.
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
@@ -210,6 +212,7 @@ class DetectorSettings:
     symbol_to_tile: float = 1.75
     pitch_agreement: float = 0.12
     min_pitch_support: int = 3
+    pitch_extent_ratio: float = 1.45
     side_tolerance: float = 0.25
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
@@ -242,6 +245,7 @@ class _Candidate:
     parent_count: int = 1  # symbols sharing that dark region
     strong: bool = True  # a hole of the dark mask (else only of the neutral mask)
     envelope: float = 255.0  # light envelope E at the centre, 0..255
+    extent: float = 0.0  # diameter of the smallest circle around the hole, work px
     # its own body region: "square" (alone in a square region), "blob" (alone in a region
     # that is not a square: not a tile), "shared" (region shared with other symbols)
     body: str = "shared"
@@ -438,8 +442,10 @@ def _symbol_candidates(
         if m["m00"] <= 0:
             continue
         parent = int(hier[i, 3])
+        _, radius = cv2.minEnclosingCircle(c)
         out.append(
             _Candidate(
+                extent=2.0 * float(radius),
                 centre_xy=np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]),
                 area=float(areas[int(k)]),
                 diameter=float(diam[int(k)]),
@@ -776,20 +782,30 @@ def _homography_from_profile(
     return a, pitch
 
 
-def _pitch_mode(centres: NDArray[np.float64], s: DetectorSettings) -> float | None:
+def _pitch_mode(
+    centres: NDArray[np.float64], extents: NDArray[np.float64], s: DetectorSettings
+) -> float | None:
     """The most common nearest-neighbour distance of the candidates, or None.
 
     Tiles in lines are one pitch apart, so most nearest-neighbour distances agree; stray
-    candidates (cloth patterns) are spaced at random. Returns the distance with the most
-    others within ``pitch_agreement`` of it, if at least ``min_pitch_support`` agree.
+    candidates (cloth patterns, a printed board's squares) are spaced at random or on their
+    own grid. Neighbours count only between holes of similar extent (within
+    ``pitch_extent_ratio``: every classic symbol spans 0.6-0.85 of a tile), so strays next
+    to tiles do not shorten the tiles' distances. Returns the distance with the most others
+    within ``pitch_agreement`` of it, if at least ``min_pitch_support`` agree.
     """
     n = len(centres)
     if n < s.min_pitch_support:
         return None
     d = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    ratio = extents[:, None] / np.maximum(extents[None, :], 1e-6)
+    d[(ratio > s.pitch_extent_ratio) | (ratio < 1.0 / s.pitch_extent_ratio)] = np.inf
     np.fill_diagonal(d, np.inf)
     nn = d.min(axis=1)
-    agree = np.abs(nn[:, None] - nn[None, :]) <= s.pitch_agreement * nn[:, None]
+    if not np.isfinite(nn).any():
+        return None
+    nn = np.where(np.isfinite(nn), nn, -1e9)  # a hole without similar neighbours: no vote
+    agree = np.abs(nn[:, None] - nn[None, :]) <= s.pitch_agreement * np.abs(nn[:, None])
     support = agree.sum(axis=1)
     best = int(np.argmax(support))
     if support[best] < s.min_pitch_support:
@@ -1195,9 +1211,10 @@ def _assemble(
     side_est = np.where(np.isfinite(sides), sides, fallback)
     centres = np.array([c.centre_xy for c in cands])
     strong_c = np.array([c.strong for c in cands])
-    pitch_mode = _pitch_mode(
-        centres[strong_c] if strong_c.sum() >= s.min_pitch_support else centres, s
-    )
+    if strong_c.sum() < s.min_pitch_support:
+        strong_c[:] = True
+    extents = np.array([c.extent for c in cands])
+    pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s)
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         near = np.abs(side_est - s.tile_fill * pitch_mode) <= s.side_tolerance * pitch_mode
         side_est = np.where(near, side_est, s.tile_fill * pitch_mode)
