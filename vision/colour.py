@@ -63,7 +63,11 @@ class ColourSettings:
         adapt_prior_tiles: shrinkage of the scene correction: a correction fitted on ``n``
             symbols is applied with weight ``n / (n + adapt_prior_tiles)``, so a board of two
             tiles barely moves the references and a board of 60 follows its own clusters.
-        max_adapt_gain: clamp of the scene correction's per-channel gain.
+        max_adapt_gain: clamp of the scene correction's per-channel gain. The bodies' white
+            balance has already removed the light's cast, so this only trims what is left;
+            a looser clamp (1.6) let a few wrongly assigned clusters drag all colours along
+            (yellow read as orange, orange as red: 47 instead of 15 colour errors on twelve
+            hard warm/dim scenes), no adaptation at all gave 31.
         sigma: Delta E scale of the softmax turning distances into confidences; the spread of
             one paint across a board under uneven light is about 5-10 Delta E.
     """
@@ -73,7 +77,7 @@ class ColourSettings:
     lightness_weight: float = 0.35
     em_iterations: int = 3
     adapt_prior_tiles: float = 6.0
-    max_adapt_gain: float = 1.6
+    max_adapt_gain: float = 1.25
     sigma: float = 8.0
 
 
