@@ -127,9 +127,13 @@ class DetectorSettings:
             square seen 35 degrees off vertical, plus its visible side face).
         body_max_dark, body_max_saturation: a tile's margin is black paint: its brightness is
             below ``body_max_dark`` x the light envelope (black reflects 5-10 %; mild glare
-            lifts it to about 35 %), or, when stronger glare lifts it, its saturation
+            and blur that mixes in the table lift it to about 45 %), or, when stronger glare
+            lifts it, its saturation
             (chroma/brightness) is below ``body_max_saturation`` (glare is the light's own
             colour: a grey under uncorrected tungsten light reaches about 0.4).
+        min_dark_tiles_for_glare: a glared (grey, not dark) margin is accepted only when at
+            least this many tiles with plainly dark margins are in view: on an empty patterned
+            cloth, khaki petals around a yellow dot are not glared tiles.
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
@@ -201,8 +205,9 @@ class DetectorSettings:
     min_hole_contrast: float = 25.0
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
-    body_max_dark: float = 0.4
+    body_max_dark: float = 0.5
     body_max_saturation: float = 0.45
+    min_dark_tiles_for_glare: int = 3
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
     max_symbol_fraction: float = 0.05
     ring_width: float = 0.15
@@ -824,7 +829,8 @@ def _tile_like(
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
-    A tile standing alone sits in a square dark region (``square``; a single tile on the
+    Glared margins count only next to at least ``min_dark_tiles_for_glare`` dark ones. A
+    tile standing alone sits in a square dark region (``square``; a single tile on the
     table must show it, other tiles may share their region with neighbours). The margin is
     black paint: dark against the local light envelope, or - under glare, which adds the
     light's own (near-neutral) colour - of low saturation. The symbol is printed at a fixed
@@ -833,6 +839,8 @@ def _tile_like(
     """
     dark = reads.body_v < s.body_max_dark * env_at
     neutral = reads.body_sat < s.body_max_saturation
+    if int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
+        neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
     out = reads.ok & square & (dark | neutral)
     if check_size:
         proto = prototype_areas()[np.argmax(shape_conf, axis=1)]
@@ -1216,8 +1224,12 @@ def _assemble(
     extents = np.array([c.extent for c in cands])
     pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s)
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
-        near = np.abs(side_est - s.tile_fill * pitch_mode) <= s.side_tolerance * pitch_mode
-        side_est = np.where(near, side_est, s.tile_fill * pitch_mode)
+        # ... scaled by each symbol's size against the typical one, since an oblique view
+        # shrinks far tiles (the printed symbols shrink with them)
+        ref_ext = float(np.median(extents[strong_c]))
+        local_pitch = pitch_mode * np.clip(extents / max(ref_ext, 1e-6), 0.6, 1.6)
+        near = np.abs(side_est - s.tile_fill * local_pitch) <= s.side_tolerance * local_pitch
+        side_est = np.where(near, side_est, s.tile_fill * local_pitch)
         sides = np.where(near, sides, np.nan)
     angles = _edge_angles(v, cands, 0.6 * side_est)
 

@@ -98,3 +98,12 @@ def test_golden_scenes_on_disk() -> None:
     assert total.precision >= 0.97, total.summary()
     assert total.identity >= 0.9, total.summary()
     assert total.cells >= 0.98, total.summary()
+
+
+@pytest.mark.parametrize("name", ["patterned_cloth", "dark_table", "printed_grid", "green_felt"])
+def test_empty_tables_give_no_tiles(name: str) -> None:
+    from scorer.model import Board
+
+    for seed in (1, 2, 3):
+        obs = detect(render(Board(), PRESETS[name], seed=seed).image_bgr)
+        assert obs.tiles == (), (name, seed, [str(t.tile) for t in obs.tiles])
