@@ -76,6 +76,11 @@ class DetectorSettings:
         envelope_fraction: the light envelope is a max filter over this fraction of the work
             image's long side (so it spans several tiles: every tile body has a symbol or
             bright table within it), then smoothed.
+        dark_ratio_lifted: a second, looser dark mask (``V < dark_ratio_lifted * E``) adds the
+            symbols whose bodies mild glare or blur into a light table lift above
+            ``dark_ratio`` (0 turns it off); its holes must pass the same ring and contrast
+            tests, the stricter mask's hole wins where both see one, and like glared tiles
+            they join the board only next to tiles of the stricter mask.
         dark_ratio: a pixel is "dark" (tile body) when ``V < dark_ratio * E``. Black tile
             paint reflects about 5-10 % and the darkest classic paints (purple, blue) about
             35-45 % in ``V`` of what white paper does; 0.3 splits them with margin on both
@@ -185,6 +190,7 @@ class DetectorSettings:
     target_symbol_px: float = 16.0
     envelope_fraction: float = 0.08
     dark_ratio: float = 0.45
+    dark_ratio_lifted: float = 0.65
     unseen_table_ring: int = 3
     unseen_min_table_cells: int = 8
     unseen_sigma: float = 4.0
@@ -347,8 +353,9 @@ def _neutral_mask(
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
     """Union of candidate lists; a hole found by several masks is kept once.
 
-    The dark mask's hole is preferred (it is the stronger evidence); otherwise the larger. A
-    square body in either mask proves a lone tile; else a blob in either disproves it.
+    Groups come strongest evidence first (dark mask, lifted dark mask, neutral mask) and the
+    first group's hole is kept. A square body in either mask proves a lone tile; else a blob
+    in either disproves it.
     """
     out: list[_Candidate] = []
     for g in groups:
@@ -371,11 +378,7 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
                 if "square" in (o.body, c.body)
                 else ("blob" if "blob" in (o.body, c.body) else "shared")
             )
-            if not (o.strong and not c.strong) and (
-                c.area > o.area and c.parent_count <= o.parent_count
-            ):
-                out[int(near[0])] = o = c
-            o.body = body
+            o.body = body  # the earlier group's hole stays (groups come strongest first)
     return out
 
 
@@ -1033,6 +1036,15 @@ def detect(
         small, v = _work_image(image_bgr, scale)
         dark, env = _dark_mask(v, s)
         c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
+        if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
+            lifted = (cv2.medianBlur(v, 3).astype(np.float32) < s.dark_ratio_lifted * env)
+            c_lift, _ = _symbol_candidates(
+                lifted.astype(np.uint8) * 255, s, v, s.min_hole_contrast
+            )
+            for c in c_lift:
+                c.strong = False  # weaker evidence: joins the board like a glared tile
+        else:
+            c_lift = []
         gains = _body_gains(small, dark, c_dark)
         rng_area = None
         x0, y0, x1, y1 = 0, 0, small.shape[1], small.shape[0]
@@ -1056,7 +1068,7 @@ def detect(
                 c.contour = c.contour + off
                 c.parent_contour = c.parent_contour + off
                 c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
-        cands = _merge_candidates([c_dark, c_neutral])
+        cands = _merge_candidates([c_dark, c_lift, c_neutral])
         if cands:  # gaps where four tile corners meet are small holes too
             basis = [c.diameter for c in cands if c.strong] or [c.diameter for c in cands]
             ref = float(np.percentile(basis, 75))
