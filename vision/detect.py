@@ -139,6 +139,9 @@ class DetectorSettings:
         min_dark_tiles_for_glare: a glared (grey, not dark) margin is accepted only when at
             least this many tiles with plainly dark margins are in view: on an empty patterned
             cloth, khaki petals around a yellow dot are not glared tiles.
+        glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
+            by this much (glare washes a painted symbol out less than it greys the body; a
+            board's printed cell is grey on grey). White symbols under strong glare are lost.
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
@@ -214,6 +217,7 @@ class DetectorSettings:
     body_max_dark: float = 0.5
     body_max_saturation: float = 0.45
     min_dark_tiles_for_glare: int = 3
+    glare_min_symbol_saturation: float = 0.25
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
     max_symbol_fraction: float = 0.05
     ring_width: float = 0.15
@@ -844,6 +848,11 @@ def _tile_like(
     neutral = reads.body_sat < s.body_max_saturation
     if int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
         neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
+    # a glared tile keeps a coloured symbol on its grey margin (a printed board's cell is
+    # grey on grey)
+    sym = reads.symbol_rgb
+    sym_sat = (sym.max(axis=1) - sym.min(axis=1)) / np.maximum(sym.max(axis=1), 1.0)
+    neutral &= sym_sat - reads.body_sat >= s.glare_min_symbol_saturation
     out = reads.ok & square & (dark | neutral)
     if check_size:
         proto = prototype_areas()[np.argmax(shape_conf, axis=1)]
@@ -1036,19 +1045,10 @@ def detect(
         small, v = _work_image(image_bgr, scale)
         dark, env = _dark_mask(v, s)
         c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
-        if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
-            lifted = (cv2.medianBlur(v, 3).astype(np.float32) < s.dark_ratio_lifted * env)
-            c_lift, _ = _symbol_candidates(
-                lifted.astype(np.uint8) * 255, s, v, s.min_hole_contrast
-            )
-            for c in c_lift:
-                c.strong = False  # weaker evidence: joins the board like a glared tile
-        else:
-            c_lift = []
         gains = _body_gains(small, dark, c_dark)
         rng_area = None
         x0, y0, x1, y1 = 0, 0, small.shape[1], small.shape[0]
-        if c_dark:  # neutral holes of about the size of the symbols seen in the dark mask,
+        if c_dark:  # weaker holes of about the size of the symbols seen in the dark mask,
             # and (weak ones only join next to them) only around those symbols
             a_med = float(np.median([c.area for c in c_dark]))
             rng_area = (a_med / s.weak_area_factor, a_med * s.weak_area_factor)
@@ -1058,10 +1058,17 @@ def detect(
             y0 = int(max(0, ctr[:, 1].min() - pad))
             x1 = int(min(small.shape[1], ctr[:, 0].max() + pad + 1))
             y1 = int(min(small.shape[0], ctr[:, 1].max() + pad + 1))
+        c_lift: list[_Candidate] = []
+        if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
+            vb = cv2.medianBlur(v[y0:y1, x0:x1], 3).astype(np.float32)
+            lifted = (vb < s.dark_ratio_lifted * env[y0:y1, x0:x1]).astype(np.uint8) * 255
+            c_lift, _ = _symbol_candidates(
+                lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
+            )
         neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
         c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-        for c in c_neutral:
-            c.strong = False
+        for c in c_lift + c_neutral:
+            c.strong = False  # weaker evidence: joins the board only next to it
             if x0 or y0:  # back to work-image coordinates
                 off = np.array([[[x0, y0]]], np.int32)
                 c.centre_xy = c.centre_xy + np.array([x0, y0], np.float64)
