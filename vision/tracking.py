@@ -95,14 +95,25 @@ class TrackerSettings:
         setup_first_frame: the first settled board is the setup, not a move
             (``--setup first-frame``).
         max_candidates: candidates kept in a Review (best first).
+        late_sightings: when a settled run ends, a cell seen in at least this many of its
+            observations, always with the same reading, but in too few for the majority vote,
+            is added and the run settled again (a tile the detector finds only now and then,
+            e.g. under glare, must not lose its move). 2; 0 turns it off.
+        max_flicker: a run goes on while at most this many cells differ from its first
+            observation, and no cell differs for ``settle_frames`` observations in a row; a
+            cell is part of the settled board when seen in more than half of the run. 2: the
+            detector finds or misses one or two tiles every few frames on still boards
+            (measured on rendered 40-turn videos, 2026-11-21); a real change (a hand that
+            the gate missed) persists and restarts the run.
         confirm_settles, confirm_s: a loss (tiles vanished or changed) becomes a Review only
             when at least ``confirm_settles`` settled boards in a row, spanning at least
             ``confirm_s`` seconds, all show it. A hand resting on the board long enough to
             settle hides tiles from a detector that does not flag it, and is gone by a later
             settle; a tile really taken away stays gone. 2 settles over 4 s: longer than the
             pause of a hand in our recordings (< 2 s), short enough that a real problem shows
-            up before the next turn. Additions seen together with an unconfirmed loss wait
-            for a clean settle too.
+            up before the next turn. Additions seen together with an unconfirmed loss are
+            committed as a move (they are real either way); a tile seen at all during a
+            settled run (a flaky detection) is not lost.
     """
 
     settle_frames: int = 3
@@ -116,6 +127,8 @@ class TrackerSettings:
     stills: bool = False
     setup_first_frame: bool = False
     max_candidates: int = 3
+    max_flicker: int = 2
+    late_sightings: int = 2
     confirm_settles: int = 2
     confirm_s: float = 4.0
 
@@ -352,6 +365,7 @@ class _Run:
     done: bool = False
     centers: dict[Pos, tuple[float, float]] = field(default_factory=dict)
     pitch: float | None = None
+    streak: dict[Pos, int] = field(default_factory=dict)  # frames a cell differs from ``cells``
 
 
 # --------------------------------------------------------------------------- the tracker
@@ -424,10 +438,11 @@ class Tracker:
         s = self.settings
         reason = self._gate(observation, motion)
         if reason:
+            late = self._late(self._run, arrived)
             self._run = None
             self.status = "hands" if reason == "hands" else "moving"
             self.gate_reason = reason
-            return []
+            return late
         self.gate_reason = ""
         obs = self._readings(observation)
         best = {p: r[0][0] for p, r in obs.items()}
@@ -440,7 +455,15 @@ class Tracker:
             to_run, _ = align_boards(last_best, cur, run.to_run)
             cells = frozenset(to_run.apply(p) for p in obs)
             moved = self._moved(run, observation, to_run)
-            if cells != run.cells or moved:
+            diff = cells ^ run.cells
+            run.streak = {p: run.streak.get(p, 0) + 1 for p in diff}
+            changed = len(diff) > s.max_flicker or any(
+                n >= s.settle_frames for n in run.streak.values()
+            )
+            if changed or moved:
+                late = self._late(run, arrived)
+                if late:
+                    return late  # this observation starts the next run on the next call
                 run = self._run = _Run(first=best, cells=frozenset(best), to_run=IDENTITY)
                 if moved:
                     self.status = "moving"
@@ -508,17 +531,70 @@ class Tracker:
         return out
 
     # -- settling -----------------------------------------------------------------------------
-    def _vote(self, run: _Run) -> dict[Pos, list[Tile]]:
-        """Per cell, the readings ordered by their total weight over the run."""
-        totals: dict[Pos, dict[Tile, float]] = defaultdict(lambda: defaultdict(float))
+    def _late(self, run: _Run | None, arrived: float) -> list[TrackerEvent]:
+        """When a settled run ends: tiles the detector found only now and then during it
+        (in at least ``late_sightings`` observations, always with the same reading) but too
+        rarely for the settle's majority vote are a move too — settle the run again with
+        them (the commit is late, but not lost)."""
+        s = self.settings
+        if run is None or not run.done or s.late_sightings <= 0:
+            return []
+        self._run = None
+        # tiles seen after the settle were not lost after all
+        sighted = {self._transform.apply(p) for seen in run.seen for p in seen.readings}
+        self._pending = [(k - sighted, t) for k, t in self._pending if k - sighted]
+        counts: Counter[Pos] = Counter()
+        readings: dict[Pos, set[Tile]] = defaultdict(set)
         for seen in run.seen:
+            for p, items in seen.readings.items():
+                counts[p] += 1
+                readings[p].add(items[0][0])
+        voted = self._vote(run)
+        extra = [
+            p
+            for p, n in counts.items()
+            if p not in voted and n >= s.late_sightings and len(readings[p]) == 1
+        ]
+        mapped = [self._transform.apply(p) for p in extra]
+        if not extra or all(q in self.baseline for q in mapped):
+            return []
+        last = run.seen[-1]
+        return [
+            e
+            for e in self._settled(run, last.frame_index, last.t, arrived, min_count=1)
+            if e.kind != "settled"
+        ]
+
+    def _vote(self, run: _Run, min_count: int | None = None) -> dict[Pos, list[Tile]]:
+        """Per cell seen in more than half of the run (or in ``min_count`` observations), the
+        readings ordered by their total weight over the run."""
+        totals: dict[Pos, dict[Tile, float]] = defaultdict(lambda: defaultdict(float))
+        present: Counter[Pos] = Counter()
+        for seen in run.seen:
+            present.update(seen.readings.keys())
             for p, items in seen.readings.items():
                 for tile, w in items:
                     totals[p][tile] += w
-        return {p: sorted(c, key=lambda t: -c[t]) for p, c in totals.items()}
+        half = len(run.seen) / 2
+        return {
+            p: sorted(c, key=lambda t: -c[t])
+            for p, c in totals.items()
+            if present[p] > half or (min_count is not None and present[p] >= min_count)
+        }
 
-    def _settled(self, run: _Run, frame_index: int, t: float, arrived: float) -> list[TrackerEvent]:
+    def _settled(
+        self,
+        run: _Run,
+        frame_index: int,
+        t: float,
+        arrived: float,
+        *,
+        min_count: int | None = None,
+    ) -> list[TrackerEvent]:
         voted = self._vote(run)
+        if min_count is not None:  # a late settle: add the rare but consistent sightings
+            rare = self._vote(run, min_count=self.settings.late_sightings)
+            voted.update({p: r for p, r in rare.items() if p not in voted})
         settled_t = run.seen[0].t
         if self._need_setup:
             board = Board((p, r[0]) for p, r in voted.items())
@@ -534,7 +610,10 @@ class Tracker:
         self._transform = tf
         after = {tf.apply(p): r for p, r in voted.items()}
         added = {p: r for p, r in after.items() if p not in self.baseline}
-        vanished = sorted(p for p in self.baseline if p not in after)
+        # a tile the detector found even once during the run is there (a flaky detection, not
+        # a loss); only tiles never seen while the board stood still count as vanished
+        sighted = {tf.apply(p) for seen in run.seen for p in seen.readings}
+        vanished = sorted(p for p in self.baseline if p not in after and p not in sighted)
         changed = sorted(
             p for p, tile in self.baseline.items() if p in after and tile not in after[p][:3]
         )
@@ -566,12 +645,15 @@ class Tracker:
                 and settled_t - self._pending[0][1] >= self.settings.confirm_s
             )
             if not confirmed:
-                events.append(TrackerEvent(
-                    "settled", frame_index, t, settled_t, None, None, board_now, tf,
-                    "waiting for the next settled board to confirm: " + "; ".join(problems),
-                ))  # fmt: skip
-                return events
-        self._pending.clear()
+                waiting = "waiting for the next settled board to confirm: " + "; ".join(problems)
+                if not added:
+                    events.append(TrackerEvent(
+                        "settled", frame_index, t, settled_t, None, None, board_now, tf, waiting,
+                    ))  # fmt: skip
+                    return events
+                problems = []  # the additions are a move all the same; the loss stays pending
+        else:
+            self._pending.clear()
         if not added and not problems:
             events.append(TrackerEvent("settled", frame_index, t, settled_t, None, None,
                                        board_now, tf, "no change"))  # fmt: skip

@@ -174,6 +174,38 @@ def test_readings_are_voted_across_the_window() -> None:
     assert sink.game().events == (Place(0, Placement.parse("Rs@0,0 Rc@0,1 Rd@0,2")),)
 
 
+def test_a_flickering_detection_neither_blocks_the_settle_nor_becomes_a_move() -> None:
+    sink, f = new_tracker()
+    b1 = Board.from_ascii("Rs Rc Rd Rk")
+    f.turn(Board(), b1)
+    b2 = b1.with_tiles([(Pos(1, 0), Tile.parse("Bs"))])
+    ghost = b2.with_tiles([(Pos(3, 3), Tile.parse("Yc"))])  # a shadow read as a tile now and then
+    f.feed(obs(b1, occluded=0.3))
+    for k in range(12):  # the new tile is missed and a ghost seen in alternating frames
+        f.feed(obs(ghost if k % 3 == 0 else b2 if k % 3 == 1 else b2.without([Pos(0, 0)])))
+    assert sink.game().events[1:] == (Place(1, Placement.parse("Bs@1,0")),)
+
+
+def test_a_tile_the_detector_finds_only_now_and_then_is_committed_late_not_lost() -> None:
+    sink, f = new_tracker()
+    b1 = Board.from_ascii("Rs Rc Rd Rk")
+    f.turn(Board(), b1)
+    b2 = b1.with_tiles([(Pos(1, 0), Tile.parse("Bs"))])
+    f.feed(obs(b1, occluded=0.3))
+    for k in range(10):  # the new tile is seen in 3 of 10 still frames only
+        f.feed(obs(b2 if k in (2, 5, 8) else b1))
+    assert len(sink.game().events) == 1  # the majority vote has not seen it yet
+    f.feed(obs(b2, occluded=0.3))  # the next player's hand comes in: the still period ended
+    assert sink.game().events[1:] == (Place(1, Placement.parse("Bs@1,0")),)
+    # and the flaky tile missing from later settles is not reported as vanished
+    b3 = b2.with_tiles([(Pos(0, 4), Tile.parse("Rx"))])
+    for _ in range(3):
+        f.turn(b2, b3.without([Pos(1, 0)]))
+        f.feed(obs(b3), 2)
+        f.feed(obs(b3, occluded=0.3), 30)
+    assert [type(e).__name__ for e in sink.game().events] == ["Place"] * 3
+
+
 def test_renumbered_and_rotated_views_are_aligned_not_moves() -> None:
     sink, f = new_tracker()
     b1 = Board.from_ascii("Rs Rc Rd")
