@@ -234,3 +234,35 @@ def test_simple_form_palettes_calibrate_under_warm_light(palette: Palette) -> No
     assert complete
     assert cal >= 0.96
     assert cal >= plain
+
+
+def test_tile_colour_is_a_clipped_linear_mean() -> None:
+    """Gaussian sensor noise averages out; a few glint pixels are dropped, not averaged in."""
+    from calibration.colour import srgb_to_lab_array, tile_lab
+
+    rng = np.random.default_rng(5)
+    true_lin = np.array([0.03, 0.02, 0.12])  # a dim blue
+    px = true_lin + rng.normal(0.0, 0.01, size=(400, 3))
+    px[:8] = 1.0  # glints
+    want = srgb_to_lab_array(
+        np.array(
+            [
+                255
+                * np.where(
+                    true_lin <= 0.0031308, 12.92 * true_lin, 1.055 * true_lin ** (1 / 2.4) - 0.055
+                )
+            ]
+        )
+    )[0]
+    got = tile_lab(px)
+    assert np.linalg.norm(got - want) < 1.5
+    plain_mean = tile_lab(px, clip_sigma=1e9)
+    assert np.linalg.norm(plain_mean - want) > 5.0  # the glints would have pulled it
+
+
+def test_dim_light_calibrated_colours() -> None:
+    """Low light (exposure 0.28, ISO noise, chroma blotches): symbols are told from the body
+    on a denoised copy, so blue and purple stay apart."""
+    _plain, cal, complete = _scene_accuracy(CLASSIC, "dim", seed=102)
+    assert complete
+    assert cal >= 0.96
