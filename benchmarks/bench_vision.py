@@ -7,7 +7,10 @@ Accuracy (issue 3 targets: tile recall and precision >= 99.5 %, colour+shape ide
   rotation, tiles 25-200 px, every table, warm/cool/dim light, glare, blur, noise, JPEG,
   hands), random connected boards of 6-80 tiles, mostly 1280x720 with some 640x480 and
   1920x1080 frames; overall and by condition tag (a scene counts under every tag it has), so
-  weak spots show;
+  weak spots show. The renderer backs the camera off until a big board fits, which can
+  shrink the tiles below the brief's 25 px: such a scene is scored apart
+  (``out_of_spec_pitch_below_25px``) and drawn again in spec (larger frame, else a smaller
+  board) for the main numbers;
 - ``presets``: every named preset of :data:`vision.render.PRESETS` on a few boards.
 
 Matching and rates: :func:`vision.evaluate.score_detection`.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -80,35 +84,61 @@ def condition_tags(c: Conditions) -> list[str]:
     return tags
 
 
+def _in_spec_render(
+    board: Any, cond: Conditions, seed: int, size: tuple[int, int], pitch: float, n: int, k: int
+) -> tuple[Any, tuple[int, int]]:
+    """The same scene again with its tiles in the brief's range (pitch >= 25 px).
+
+    The renderer backs the camera off until the board fits, so the pitch grows with the
+    frame: the frame is enlarged (same aspect, up to 2560 px wide), and if that is not enough
+    the board gets proportionally fewer tiles.
+    """
+    f = SPEC_MIN_PITCH_PX * 1.08 / max(pitch, 1.0)
+    w = min(2560, math.ceil(size[0] * f / 16.0) * 16)
+    h = round(w * size[1] / size[0] / 2.0) * 2
+    left = f * size[0] / w  # what the larger frame does not give
+    if left > 1.0:
+        rng = np.random.default_rng([seed, k, 25])
+        board = random_board(rng, max(6, int(n / (left * left))))
+    return render(board, cond, seed=seed * 1000 + k, size=(w, h)), (w, h)
+
+
 def _accuracy_hard(n_scenes: int, seed: int) -> dict[str, Any]:
     total = DetectionScore()
-    in_spec = DetectionScore()
+    below = DetectionScore()
     by_tag: dict[str, DetectionScore] = defaultdict(DetectionScore)
     failures: list[dict[str, Any]] = []
     sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
     times: list[float] = []
+    replaced = 0
     for k in range(n_scenes):
         rng = np.random.default_rng([seed, k])
         cond = Conditions.sample(rng, "hard")
-        board = random_board(rng, int(rng.integers(6, 81)))
+        n = int(rng.integers(6, 81))
+        board = random_board(rng, n)
         size = sizes[int(rng.integers(len(sizes)))]
         r = render(board, cond, seed=seed * 1000 + k, size=size)
+        if r.pitch_px < SPEC_MIN_PITCH_PX:
+            # the renderer backed the camera off below the brief's 25 px: scored apart, and
+            # the scene is drawn again in spec (larger frame, or a smaller board)
+            below = below + score_detection(detect(r.image_bgr), r.truth, r.pitch_px)
+            r, size = _in_spec_render(board, cond, seed, size, r.pitch_px, n, k)
+            replaced += 1
         obs = detect(r.image_bgr)
         times.append(obs.elapsed_ms)
         sc = score_detection(obs, r.truth, r.pitch_px)
-        total = total + sc
         tags = condition_tags(cond)
-        # the renderer backs the camera off to fit big boards; the brief's tiles are >= 25 px
-        if r.pitch_px < SPEC_MIN_PITCH_PX:
+        if r.pitch_px < SPEC_MIN_PITCH_PX:  # still out of spec: not hidden, scored apart
+            below = below + sc
             tags.append("below_25px")
-        else:
-            in_spec = in_spec + sc
+        total = total + sc
         for tag in tags:
             by_tag[tag] = by_tag[tag] + sc
         if not sc.exact:
             failures.append(
                 {
                     "scene": k,
+                    "size": list(size),
                     "tags": tags,
                     "pitch_px": round(r.pitch_px, 1),
                     "tiles": sc.visible,
@@ -120,7 +150,8 @@ def _accuracy_hard(n_scenes: int, seed: int) -> dict[str, Any]:
             )
     return {
         "overall": total.summary(),
-        "in_spec_pitch_ge_25px": in_spec.summary(),
+        "scenes_redrawn_in_spec": replaced,
+        "out_of_spec_pitch_below_25px": below.summary(),
         "by_condition": {t: by_tag[t].summary() for t in sorted(by_tag)},
         "median_detect_ms": round(statistics.median(times), 1) if times else None,
         "failures": failures,

@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 
 from calibration.profile import Palette, Profile
 from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
-from vision.colour import ColourSettings, classify_colours
+from vision.colour import ColourSettings, classify_colours, linear_from_srgb
 from vision.lattice import LatticeFit, LatticeSettings, fit_lattice
 from vision.observation import Lattice, Observation, TileObservation
 from vision.shapes import (
@@ -827,7 +827,7 @@ def _pitch_mode(
 
 def _tile_like(
     reads: _Reads,
-    shape_conf: NDArray[np.float64],
+    shape_idx: NDArray[np.int64],
     env_at: NDArray[np.float64],
     square: NDArray[np.bool_],
     s: DetectorSettings,
@@ -842,7 +842,7 @@ def _tile_like(
     black paint: dark against the local light envelope, or - under glare, which adds the
     light's own (near-neutral) colour - of low saturation. The symbol is printed at a fixed
     size: its area over the tile's is within ``symbol_size_range`` of the prototype's for the
-    shape it reads as.
+    shape its outline reads as (``shape_idx``, ``(N,)`` indices in ``SHAPE_ORDER``).
     """
     dark = reads.body_v < s.body_max_dark * env_at
     neutral = reads.body_sat < s.body_max_saturation
@@ -855,7 +855,7 @@ def _tile_like(
     neutral &= sym_sat - reads.body_sat >= s.glare_min_symbol_saturation
     out = reads.ok & square & (dark | neutral)
     if check_size:
-        proto = prototype_areas()[np.argmax(shape_conf, axis=1)]
+        proto = prototype_areas()[shape_idx]
         ratio = np.sqrt(reads.area / np.maximum(proto, 1e-6))
         lo, hi = s.symbol_size_range
         out &= (ratio >= lo) & (ratio <= hi)
@@ -1003,8 +1003,9 @@ def detect(
     Args:
         image_bgr: ``(H, W, 3)`` uint8 BGR image, 640x480 to 12 MP; not modified.
         profile: the tile set's palette; when calibrated (:mod:`calibration.profile`), its
-            lens is undone, its white balance applied (then the bodies' own white balance is
-            skipped) and its geometry's ``table_from_image`` homography and ``tile_pitch``
+            lens is undone, its white balance applied to the measured symbol and body
+            colours only (tiles are found on the raw image; the bodies' own white balance is
+            then skipped) and its geometry's ``table_from_image`` homography and ``tile_pitch``
             used for the lattice (a bare ``extra["homography"]`` 3x3 works too). None: the
             classic palette, lattice from the tiles alone.
         settings: thresholds (:class:`DetectorSettings`).
@@ -1035,9 +1036,10 @@ def detect(
         # calibrated at another size: skip; the lattice absorbs mild distortion
         with contextlib.suppress(ValueError):
             image_bgr = lens.undistort(image_bgr)
-    calibrated_light = getattr(prof, "white_balance", None) is not None
-    if calibrated_light:
-        image_bgr = prof.correct_colours(image_bgr)
+    # a calibrated white balance is NOT applied to the image: tiles are found on the raw
+    # image (the masks' thresholds are relative to the raw scene; gains that also lift a dim
+    # exposure would clip and flatten it) and the balance corrects only the measured symbol
+    # and body colours (:func:`_calibrated_rgb`) before they are named
 
     scale = min(1.0, s.work_long_side / max(h_img, w_img))
     max_scale = min(1.0, s.max_work_long_side / max(h_img, w_img))
@@ -1206,6 +1208,22 @@ def _unseen_cells(
     return unseen, n_cov / float(len(tiles) + n_cov)
 
 
+def _calibrated_rgb(
+    rgb: NDArray[np.float64], gains: tuple[float, float, float]
+) -> NDArray[np.float64]:
+    """Measured ``(N, 3)`` sRGB colours (0..255, R G B) through a calibrated white balance.
+
+    The same von Kries correction as ``WhiteBalance.apply`` (linear-light gains per channel,
+    clipped at 1, re-encoded to sRGB; :mod:`calibration.profile`), applied to the colours the
+    detector measured instead of to every pixel: :attr:`Palette.lab` references live in this
+    corrected space.
+    """
+    lin = linear_from_srgb(np.asarray(rgb, np.float64).reshape(-1, 3) / 255.0)
+    c = np.clip(lin * np.asarray(gains, np.float64)[None, :], 0.0, 1.0)
+    enc = np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+    return enc * 255.0
+
+
 def _assemble(
     image_bgr: NDArray[np.uint8],
     v: NDArray[np.uint8],
@@ -1278,6 +1296,7 @@ def _assemble(
     reads: _Reads | None = None
     shape_conf = np.zeros((n, len(SHAPE_ORDER)))
     shape_dist = np.full(n, np.inf)
+    outline_shape = np.zeros(n, np.int64)  # best prototype by the outline alone
     for _round in range(s.refit_rounds + 1):
         _, image_from_grid = _fit_cells(
             centres, angles, side_est, scale, h_tab, s, use, plane_pitch
@@ -1308,13 +1327,20 @@ def _assemble(
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
             new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
-            d, pr = classify_profiles(new.profile, new.solidity, s.shape, new.blur)
+            d, pr = classify_profiles(
+                new.profile,
+                new.solidity,
+                s.shape,
+                new.blur,
+                new.score.reshape(len(todo), s.patch_px, s.patch_px),
+            )
             if reads is None:
                 reads = new
             else:
                 reads.put(todo, new)
             shape_conf[todo] = pr
             shape_dist[todo] = np.where(new.ok, d.min(axis=1), np.inf)
+            outline_shape[todo] = np.argmin(d, axis=1)
         assert reads is not None
         prev_corners = corners_all
         valid = reads.ok & (shape_dist <= s.max_shape_distance)
@@ -1324,8 +1350,8 @@ def _assemble(
         square = np.array(
             [c.body == "square" or (c.body == "shared" and not lone_board) for c in cands]
         )
-        loose = valid & _tile_like(reads, shape_conf, env_at, square, s, check_size=False)
-        valid &= _tile_like(reads, shape_conf, env_at, square, s, check_size=True)
+        loose = valid & _tile_like(reads, outline_shape, env_at, square, s, check_size=False)
+        valid &= _tile_like(reads, outline_shape, env_at, square, s, check_size=True)
         nxt = loose if _round == 0 else valid
         if not nxt.any() or np.array_equal(nxt, use):
             break
@@ -1357,6 +1383,10 @@ def _assemble(
     ix = np.array(idx, np.int64)
     sym_rgb = reads.symbol_rgb[ix].reshape(-1, 3)
     body_rgb = reads.body_rgb[ix].reshape(-1, 3)
+    wb = getattr(prof, "white_balance", None)
+    if wb is not None:
+        sym_rgb = _calibrated_rgb(sym_rgb, wb.gains)
+        body_rgb = _calibrated_rgb(body_rgb, wb.gains)
     col_read = classify_colours(
         sym_rgb,
         body_rgb if len(body_rgb) else None,

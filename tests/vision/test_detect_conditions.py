@@ -107,3 +107,42 @@ def test_empty_tables_give_no_tiles(name: str) -> None:
     for seed in (1, 2, 3):
         obs = detect(render(Board(), PRESETS[name], seed=seed).image_bgr)
         assert obs.tiles == (), (name, seed, [str(t.tile) for t in obs.tiles])
+
+
+def test_calibrated_profile_under_dim_light_is_not_worse() -> None:
+    """A profile calibrated under dim light (its white balance also lifts the exposure) reads
+    colours at least as well as the uncalibrated one: tiles are found on the raw image and
+    only the measured colours are corrected (calibration rows of docs/ARCHITECTURE.md)."""
+    from calibration.colour import calibrate_colours
+    from calibration.profile import Palette, Profile
+    from scorer.model import Board, Shape, Tile
+    from vision.render import Scene
+
+    palette = Palette.classic()
+    scene = Scene(PRESETS["dim"], 1, size=(1280, 720), palette=palette)
+    line = Board(
+        ((0, i - 2), Tile(name, list(Shape)[i % 6])) for i, name in enumerate(palette.names)
+    )
+    cal = calibrate_colours(scene.frame(line, t=0.0).image_bgr, palette)
+    assert cal.complete, cal.problems()
+    assert cal.profile.white_balance is not None
+    right = {"plain": 0, "calibrated": 0}
+    seen = {"plain": 0, "calibrated": 0}
+    total = 0
+    for k in range(2):
+        rng = np.random.default_rng([4, k])
+        r = scene.frame(random_board(rng, 24), t=1.0 + k)
+        truth = [t for t in r.truth if t.visible]
+        total += len(truth)
+        tc = np.array([t.center_xy for t in truth])
+        for name, prof in (("plain", Profile(palette=palette)), ("calibrated", cal.profile)):
+            for t in detect(r.image_bgr, profile=prof).tiles:
+                d = np.hypot(*(tc - t.center_xy).T)
+                j = int(np.argmin(d))
+                if d[j] < 0.4 * r.pitch_px:
+                    seen[name] += 1
+                    right[name] += t.tile.color == truth[j].tile.color
+    assert seen["calibrated"] >= 0.9 * total, (seen, total)
+    assert seen["calibrated"] >= seen["plain"] - 1, seen
+    assert right["calibrated"] >= right["plain"] - 1, (right, seen)
+    assert right["calibrated"] >= 0.85 * seen["calibrated"], (right, seen)
