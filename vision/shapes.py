@@ -90,8 +90,11 @@ class ShapeSettings:
             a correlation gap of 0.03 weigh as much as an outline gap of 0.03 (the scales of
             correct reads of both measured on rendered scenes: identity 88.4 -> 89.8 % on the
             hard benchmark, recall and precision unchanged). 0 turns the term off.
-        template_scales: prototype sizes tried (printed symbols differ between sets by about
+        template_scales: prototype sizes (printed symbols differ between sets by about
             +-15 %, and the tile-corner estimate scales the patch by a few per cent more).
+        template_scale_window: blur spreads grey level but keeps its integral, so the
+            symbol's summed score is its printed area and fixes each prototype's size; only
+            the ``template_scales`` within this many steps of that size are tried (-1: all).
         template_turns_deg: prototype turns tried (tiles lie a few degrees askew).
         template_blur: Gaussian blur levels of the grey prototypes (sigma as a fraction of
             the tile side, including the patch smoothing); each symbol uses the level nearest
@@ -109,7 +112,20 @@ class ShapeSettings:
     peak_weight: float = 0.5
     sigma: float = 0.035
     template_weight: float = 1.0
-    template_scales: tuple[float, ...] = (0.85, 0.95, 1.05, 1.15, 1.25)
+    template_scales: tuple[float, ...] = (
+        0.8,
+        0.85,
+        0.9,
+        0.95,
+        1.0,
+        1.05,
+        1.1,
+        1.15,
+        1.2,
+        1.25,
+        1.3,
+    )
+    template_scale_window: int = 1
     template_turns_deg: tuple[float, ...] = (-6.0, 0.0, 6.0)
     template_blur: tuple[float, ...] = (0.015, 0.025, 0.035, 0.05, 0.065, 0.08, 0.1)
     template_inset: float = 0.08
@@ -439,7 +455,7 @@ def template_scores(
         settings.template_inset,
     )
     full_inner = np.zeros((p, p), bool)
-    k0 = int(round(settings.template_inset * p))
+    k0 = round(settings.template_inset * p)
     full_inner[k0 : p - k0, k0 : p - k0] = True
     s = np.where(full_inner[None], score, 0.0).astype(np.float32)
     mass = s.sum(axis=(1, 2))
@@ -461,10 +477,21 @@ def template_scores(
     levels = np.asarray(settings.template_blur)
     lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
     out = np.zeros((n, len(SHAPE_ORDER)))
+    n_sc, n_turn = len(settings.template_scales), len(settings.template_turns_deg)
+    allowed = np.ones((n, len(SHAPE_ORDER), n_sc), bool)
+    if settings.template_scale_window >= 0:
+        # blur moves grey level around but keeps its integral: the symbol's score summed
+        # over the patch is its printed area, which fixes each prototype's size
+        area = mass / float(p * p)  # (n,) fraction of the tile
+        want = np.sqrt(np.maximum(area, 1e-6)[:, None] / prototype_areas()[None, :])  # (n, 6)
+        scales = np.log(np.asarray(settings.template_scales))
+        near = np.argmin(np.abs(scales[None, None, :] - np.log(want)[:, :, None]), axis=2)
+        gap = np.abs(np.arange(n_sc)[None, None, :] - near[:, :, None])
+        allowed = gap <= settings.template_scale_window
     for b in np.unique(lvl):
         sel = np.nonzero(lvl == b)[0]
-        c = v[sel] @ bank[b]  # (k, 6 * variants)
-        out[sel] = c.reshape(len(sel), len(SHAPE_ORDER), -1).max(axis=2)
+        c = (v[sel] @ bank[b]).reshape(len(sel), len(SHAPE_ORDER), n_sc, n_turn).max(axis=3)
+        out[sel] = np.where(allowed[sel], c, -1.0).max(axis=2)
     return out
 
 
