@@ -57,6 +57,7 @@ def _accuracy(seed: int, players: int, turns: int, folder: Path) -> dict[str, An
                 sink.append(ui.pop(k)[1], frame=k)
             events += pipeline.process(frame)
             frames += 1
+    events += tracker.flush()
     track_s = time.perf_counter() - t0
     got = sink.game()
     # the camera's lattice has its own origin: map the tracked board onto the truth's

@@ -277,6 +277,10 @@ class LiveSession:
                 try:
                     frame = self.source.read(timeout=0.5)
                 except SourceEnded:
+                    last = self.tracker.flush()  # the last still period's open questions
+                    with self._lock:
+                        self.events.extend(last)
+                    self._publish(last)
                     break
                 if frame is None:
                     continue
@@ -303,12 +307,7 @@ class LiveSession:
             self._stats.processed.append(now)
             self._stats.last_processed = now
             self.events.extend(events)
-        for ev in events:
-            for fn in self._listeners:
-                try:
-                    fn(ev)
-                except Exception:
-                    log.exception("live listener failed")
+        self._publish(events)
         if now - self._last_preview >= 1.0 / max(self.pipeline.settings.preview_fps, 0.1):
             self._last_preview = now
             obs = self.pipeline.last_observation
@@ -318,6 +317,15 @@ class LiveSession:
                 for fn2 in self._frame_listeners:
                     with contextlib.suppress(Exception):
                         fn2(jpeg)
+
+    def _publish(self, events: list[TrackerEvent]) -> None:
+        """Hand new tracker events to the listeners (in this thread)."""
+        for ev in events:
+            for fn in self._listeners:
+                try:
+                    fn(ev)
+                except Exception:
+                    log.exception("live listener failed")
 
     # -- health ---------------------------------------------------------------------------------
     def health(self) -> dict[str, Any]:

@@ -175,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
                 for ev in pipeline.process(frame, use_motion=not args.stills):
                     if ev.kind in ("move", "review", "setup") and not args.json:
                         bar.write(f"frame {ev.frame_index}: {ev.message}", file=sys.stderr)
+            tracker.flush()  # the last still period's open questions
             skipped = source.health().skipped
     except SourceError as e:
         raise CLIError(str(e), 1) from None

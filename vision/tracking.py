@@ -183,6 +183,10 @@ class MemorySink:
         """Swap in an edited game (what a UI correction does), e.g. an exchange entered."""
         self._game = game
 
+    def replace_event(self, index: int, event: Event) -> None:
+        """Correct event ``index`` (the tracker completing a move with a tile seen late)."""
+        self._game = self._game.replace_event(index, event)
+
 
 class StoreSink:
     """A game of a :class:`~scorer.store.GameStore` as a sink.
@@ -210,6 +214,10 @@ class StoreSink:
 
     def set_setup(self, board: Board) -> None:
         self.store.set_setup(self.game_id, board)
+
+    def replace_event(self, index: int, event: Event) -> None:
+        """Correct event ``index``: a correction in the store's log (source ``camera``)."""
+        self.store.correct(self.game_id, "replace", index, event, source="camera")
 
 
 # --------------------------------------------------------------------------- alignment
@@ -366,6 +374,8 @@ class _Run:
     centers: dict[Pos, tuple[float, float]] = field(default_factory=dict)
     pitch: float | None = None
     streak: dict[Pos, int] = field(default_factory=dict)  # frames a cell differs from ``cells``
+    deferred: bool = False  # the settle's reading was unclear: decide when the run ends
+    committed: int | None = None  # index of the Place this run's settle appended
 
 
 # --------------------------------------------------------------------------- the tracker
@@ -461,7 +471,8 @@ class Tracker:
                 n >= s.settle_frames for n in run.streak.values()
             )
             if changed or moved:
-                late = self._late(run, arrived)
+                # cells that now persist are the next board's, not late tiles of this one
+                late = self._late(run, arrived, extras=False)
                 if late:
                     return late  # this observation starts the next run on the next call
                 run = self._run = _Run(first=best, cells=frozenset(best), to_run=IDENTITY)
@@ -484,6 +495,11 @@ class Tracker:
         self.status = "settled"
         self.settles += 1
         return self._settled(run, frame_index, float(t), arrived)
+
+    def flush(self) -> list[TrackerEvent]:
+        """The source has ended: decide what the last still period left open (an unclear
+        reading waiting for the end of the period, tiles seen only now and then)."""
+        return self._late(self._run, time.perf_counter())
 
     # -- gating -------------------------------------------------------------------------------
     def _gate(self, obs: Observation, motion: float | None) -> str:
@@ -531,7 +547,7 @@ class Tracker:
         return out
 
     # -- settling -----------------------------------------------------------------------------
-    def _late(self, run: _Run | None, arrived: float) -> list[TrackerEvent]:
+    def _late(self, run: _Run | None, arrived: float, *, extras: bool = True) -> list[TrackerEvent]:
         """When a settled run ends: tiles the detector found only now and then during it
         (in at least ``late_sightings`` observations, always with the same reading) but too
         rarely for the settle's majority vote are a move too — settle the run again with
@@ -543,6 +559,11 @@ class Tracker:
         # tiles seen after the settle were not lost after all
         sighted = {self._transform.apply(p) for seen in run.seen for p in seen.readings}
         self._pending = [(k - sighted, t) for k, t in self._pending if k - sighted]
+        last = run.seen[-1]
+        if run.deferred:  # decide the unclear settle with the whole still period
+            return self._settled(run, last.frame_index, last.t, arrived, min_count=1, final=True)
+        if not extras:
+            return []
         counts: Counter[Pos] = Counter()
         readings: dict[Pos, set[Tile]] = defaultdict(set)
         for seen in run.seen:
@@ -555,15 +576,42 @@ class Tracker:
             for p, n in counts.items()
             if p not in voted and n >= s.late_sightings and len(readings[p]) == 1
         ]
-        mapped = [self._transform.apply(p) for p in extra]
-        if not extra or all(q in self.baseline for q in mapped):
+        mapped = {self._transform.apply(p): next(iter(readings[p])) for p in extra}
+        mapped = {q: t for q, t in mapped.items() if q not in self.baseline}
+        if not mapped:
             return []
-        last = run.seen[-1]
+        if run.committed is not None:
+            return self._extend_committed(run.committed, mapped, last, arrived)
         return [
             e
-            for e in self._settled(run, last.frame_index, last.t, arrived, min_count=1)
+            for e in self._settled(run, last.frame_index, last.t, arrived, min_count=1, final=True)
             if e.kind != "settled"
         ]
+
+    def _extend_committed(
+        self, index: int, extra: Mapping[Pos, Tile], last: _Seen, arrived: float
+    ) -> list[TrackerEvent]:
+        """Tiles seen only rarely during the still period after a committed move: when they
+        complete that move (the move with them is legal), correct the move (a replace in the
+        log, never a second turn); otherwise leave them for the next settle."""
+        from scorer.rules import validate_placement
+
+        game = self.sink.game()
+        ev = game.events[index] if index < len(game.events) else None
+        if not isinstance(ev, Place) or not hasattr(self.sink, "replace_event"):
+            return []
+        tiles = Placement((*ev.tiles.tiles, *sorted(extra.items())))
+        before = Board(self.baseline).without(ev.tiles.positions)
+        if validate_placement(before, tiles, first_turn=not before):
+            return []
+        fixed = Place(ev.player, tiles, ev.out)
+        self.sink.replace_event(index, fixed)
+        self.baseline.update(extra)
+        return [TrackerEvent(
+            "move", last.frame_index, last.t, last.t, fixed, index, Board(self.baseline),
+            self._transform, f"corrected: {_describe(fixed)} (a tile seen late)",
+            time.perf_counter() - arrived,
+        )]  # fmt: skip
 
     def _vote(self, run: _Run, min_count: int | None = None) -> dict[Pos, list[Tile]]:
         """Per cell seen in more than half of the run (or in ``min_count`` observations), the
@@ -590,6 +638,7 @@ class Tracker:
         arrived: float,
         *,
         min_count: int | None = None,
+        final: bool = False,
     ) -> list[TrackerEvent]:
         voted = self._vote(run)
         if min_count is not None:  # a late settle: add the rare but consistent sightings
@@ -667,6 +716,14 @@ class Tracker:
             ev: Event = self._review(reason, seen, (), frame_index)
         else:
             ev = self._infer(added, seen, frame_index)
+            if isinstance(ev, Review) and not final and self.settings.late_sightings > 0:
+                # an unclear reading: the rest of the still period may show the missing tile
+                run.deferred = True
+                events.append(TrackerEvent(
+                    "settled", frame_index, t, settled_t, None, None, board_now, tf,
+                    f"unclear ({ev.reason}); deciding at the end of the still period",
+                ))  # fmt: skip
+                return events
         if isinstance(ev, Place):
             for p, tile in ev.tiles.tiles:
                 self.baseline[Pos(*p)] = tile
@@ -674,6 +731,8 @@ class Tracker:
             for p, tile in seen.tiles:
                 self.baseline[p] = tile
         index = self.sink.append(ev, frame=frame_index)
+        if isinstance(ev, Place):
+            run.committed = index
         board_now = Board(self.baseline)
         kind: TrackerEventKind = "move" if isinstance(ev, Place) else "review"
         events.append(TrackerEvent(kind, frame_index, t, settled_t, ev, index, board_now, tf,
