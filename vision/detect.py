@@ -160,6 +160,10 @@ class DetectorSettings:
             with at least ``min_pitch_support`` others within ``pitch_agreement`` of it,
             counting neighbours only between holes whose extents differ by less than
             ``pitch_extent_ratio`` (symbols span 0.6-0.85 of a tile).
+        max_symbol_span: a neighbour counts for the pitch only when the larger of the two
+            symbols' enclosing circles spans at most this fraction of their distance (the
+            classic set's widest symbol, the criss-cross, spans 0.84 of a tile and a tile
+            at most one pitch; a gap where four tile corners meet is 0.71 pitch from them).
         side_tolerance: a tile side measured from an isolated body that differs from
             ``tile_fill`` x that pitch by more than this fraction is not trusted.
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
@@ -228,6 +232,7 @@ class DetectorSettings:
     pitch_agreement: float = 0.12
     min_pitch_support: int = 3
     pitch_extent_ratio: float = 1.45
+    max_symbol_span: float = 0.9
     side_tolerance: float = 0.25
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
@@ -795,7 +800,11 @@ def _homography_from_profile(
 
 
 def _pitch_mode(
-    centres: NDArray[np.float64], extents: NDArray[np.float64], s: DetectorSettings
+    centres: NDArray[np.float64],
+    extents: NDArray[np.float64],
+    s: DetectorSettings,
+    *,
+    span_test: bool = True,
 ) -> float | None:
     """The most common nearest-neighbour distance of the candidates, or None.
 
@@ -803,8 +812,9 @@ def _pitch_mode(
     candidates (cloth patterns, a printed board's squares) are spaced at random or on their
     own grid. Neighbours count only between holes of similar extent (within
     ``pitch_extent_ratio``: every classic symbol spans 0.6-0.85 of a tile), so strays next
-    to tiles do not shorten the tiles' distances. Returns the distance with the most others
-    within ``pitch_agreement`` of it, if at least ``min_pitch_support`` agree.
+    to tiles do not shorten the tiles' distances, and (``span_test``) only where the larger
+    symbol spans at most ``max_symbol_span`` of the distance. Returns the distance with the
+    most others within ``pitch_agreement`` of it, if at least ``min_pitch_support`` agree.
     """
     n = len(centres)
     if n < s.min_pitch_support:
@@ -812,6 +822,11 @@ def _pitch_mode(
     d = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
     ratio = extents[:, None] / np.maximum(extents[None, :], 1e-6)
     d[(ratio > s.pitch_extent_ratio) | (ratio < 1.0 / s.pitch_extent_ratio)] = np.inf
+    # two symbols a pitch apart are each inside their own tile: the larger spans at most
+    # ``max_symbol_span`` of the distance (a gap where four tile corners meet sits only
+    # 0.71 pitch from its tiles and would otherwise shorten their distances)
+    if span_test:
+        d[d * s.max_symbol_span < np.maximum(extents[:, None], extents[None, :])] = np.inf
     np.fill_diagonal(d, np.inf)
     nn = d.min(axis=1)
     if not np.isfinite(nn).any():
@@ -1260,6 +1275,8 @@ def _assemble(
         strong_c[:] = True
     extents = np.array([c.extent for c in cands])
     pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s)
+    if pitch_mode is None:  # too few neighbours pass the span test (blur swells holes)
+        pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s, span_test=False)
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         # ... scaled by each symbol's size against the typical one, since an oblique view
         # shrinks far tiles (the printed symbols shrink with them)
