@@ -266,3 +266,38 @@ def test_dim_light_calibrated_colours() -> None:
     _plain, cal, complete = _scene_accuracy(CLASSIC, "dim", seed=102)
     assert complete
     assert cal >= 0.96
+
+
+def test_lab_noise_cov_matches_sampled_noise() -> None:
+    """First-order propagation of linear noise to CIELAB agrees with sampling, and the same
+    linear noise swings a dark blue's a* far more than a bright yellow's."""
+    from calibration.colour import _lin_to_lab, lab_noise_cov
+
+    rng = np.random.default_rng(11)
+    sigma = np.array([0.004, 0.004, 0.004])
+    spreads = {}
+    for name, lin in {"dark blue": [0.02, 0.03, 0.15], "yellow": [0.8, 0.6, 0.05]}.items():
+        m = np.array(lin)
+        cov = lab_noise_cov(m, sigma)
+        assert np.allclose(cov, cov.T)
+        assert np.all(np.linalg.eigvalsh(cov) >= -1e-9)
+        sampled = np.cov(_lin_to_lab(m + rng.normal(0.0, sigma, size=(20000, 3))).T)
+        assert np.allclose(np.sqrt(np.diag(cov)), np.sqrt(np.diag(sampled)), rtol=0.15)
+        spreads[name] = float(np.sqrt(cov[1, 1]))
+    assert spreads["dark blue"] > 2 * spreads["yellow"]
+
+
+def test_classify_lab_noise_cov_discounts_the_noisy_axis() -> None:
+    """A reading off its reference along a* only (where this tile's noise is large) stays
+    with it once the noise is given; without, the plain ΔE picks the other colour."""
+    pal = Palette.from_lab({"blue": (20.0, 0.0, -30.0), "purple": (20.0, 25.0, -25.0)})
+    x = np.array([[20.0, 14.0, -30.0]])
+    assert classify_lab(x, pal)[0] == ["purple"]
+    cov = np.diag([1.0, 100.0, 1.0])[None]
+    names, _dist, margin = classify_lab(x, pal, noise_cov=cov)
+    assert names == ["blue"] and margin[0] > 0
+    quiet = classify_lab(x, pal, noise_cov=np.zeros((1, 3, 3)))  # no noise: plain ΔE
+    assert quiet[0] == ["purple"]
+    assert quiet[1][0] == pytest.approx(classify_lab(x, pal)[1][0])
+    with pytest.raises(ValueError):
+        classify_lab(x, pal, noise_cov=np.zeros((2, 3, 3)))
