@@ -426,9 +426,9 @@ def _tile_pixels(
         yy, xx = np.mgrid[0 : crop.shape[0], 0 : crop.shape[1]]
         central = (xx - cx) ** 2 + (yy - cy) ** 2 <= (0.3 * side) ** 2
         sizes = np.bincount(labels.ravel(), minlength=n_lab)
-        inside = np.bincount(labels[central], minlength=n_lab)
+        in_disc = np.bincount(labels[central], minlength=n_lab)
         for lab_id in np.unique(labels[rim & (sym > 0)]):
-            if lab_id > 0 and inside[lab_id] < sizes[lab_id] / 3:
+            if lab_id > 0 and in_disc[lab_id] < sizes[lab_id] / 3:
                 sym[labels == lab_id] = 0
     if settings.erode_px > 0:
         k = 2 * settings.erode_px + 1
@@ -549,10 +549,10 @@ def _tile_blobs(
     table grain) and added back to each box; tiles touching in a row are split by aspect."""
     h, w = light.shape[:2]
     mask = (light < limit).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     if erode > 0:
-        mask = cv2.erode(mask, np.ones((2 * erode + 1, 2 * erode + 1), np.uint8))
-    dark: npt.NDArray[np.uint8] = np.asarray(mask, dtype=np.uint8)
+        opened = cv2.erode(opened, np.ones((2 * erode + 1, 2 * erode + 1), np.uint8))
+    dark: npt.NDArray[np.uint8] = np.asarray(opened, dtype=np.uint8)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     quads: list[npt.NDArray[np.float64]] = []
     amin, amax = settings.min_tile_area_frac * h * w, settings.max_tile_area_frac * h * w
@@ -655,8 +655,8 @@ def _own_line(
     image_bgr: npt.NDArray[np.uint8], count: int, settings: ColourSettings
 ) -> list[npt.NDArray[np.float64]]:
     """The stand-alone line finder: dark square blobs over a sweep of thresholds."""
-    light = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0]
-    light = np.asarray(cv2.medianBlur(light, 5), dtype=np.uint8)  # dim-light noise splits blobs
+    lab8 = np.asarray(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)[..., 0], dtype=np.uint8)
+    light = np.asarray(cv2.medianBlur(lab8, 5), dtype=np.uint8)  # dim-light noise splits blobs
     otsu, _ = cv2.threshold(light, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # darkness thresholds to try: Otsu's, then low percentiles of L (a dark or dim table
     # defeats Otsu; the tile bodies are always among the darkest pixels)

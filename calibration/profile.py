@@ -633,7 +633,7 @@ class Lens:
             )
         k = np.array(self.camera_matrix, dtype=np.float64)
         d = np.array(self.distortion, dtype=np.float64)
-        return cv2.undistort(image_bgr, k, d)
+        return np.asarray(cv2.undistort(image_bgr, k, d), dtype=np.uint8)
 
     def to_json(self) -> dict[str, Any]:
         return {
