@@ -340,6 +340,23 @@ def _opening_hands(n_players: int, off_table: int) -> tuple[int, list[int]]:
     return max(0, left), hands
 
 
+def _lay_on_table(
+    cells: dict[Pos, Tile], tiles: Placement, player: int, hands: list[int], bag: int
+) -> tuple[dict[Pos, Tile], int]:
+    """Put ``tiles`` on the table (occupied cells keep their tile) and refill the player's hand.
+
+    Returns the new cells and the new bag count; ``hands`` is updated in place.
+    """
+    new_cells = dict(cells)
+    for p, t in tiles.tiles:
+        if p not in cells:
+            new_cells[Pos(*p)] = t
+    count = len(tiles)
+    draw = min(count, bag)
+    hands[player] = max(0, hands[player] - count) + draw
+    return new_cells, bag - draw
+
+
 def replay(game: Game) -> GameResult:
     """Replay the log of ``game`` from its setup and return every recomputed number.
 
@@ -389,16 +406,8 @@ def replay(game: Game) -> GameResult:
                     )
                 )
             # The tiles lie on the table whether or not the move was legal.
-            new_cells = dict(cells)
-            for p, t in ev.tiles.tiles:
-                if p not in cells:
-                    new_cells[Pos(*p)] = t
-            cells = new_cells
+            cells, bag = _lay_on_table(cells, ev.tiles, ev.player, hands, bag)
             placed_any = placed_any or bool(ev.tiles.tiles)
-            hand = max(0, hand - count)
-            draw = min(count, bag)
-            bag -= draw
-            hands[ev.player] = hand + draw
             out = (hands[ev.player] == 0 and count > 0) if ev.out is None else ev.out
             legal = not problems
             if legal:
@@ -458,6 +467,10 @@ def replay(game: Game) -> GameResult:
             kind = "review"
             problems.append(Violation("needs_review", f"needs review: {ev.reason}"))
             legal = False
+            # What the camera saw added lies on the table (as for an illegal placement), so later
+            # turns are judged against the real table; it scores 0 until the review is resolved.
+            cells, bag = _lay_on_table(cells, ev.seen, ev.player, hands, bag)
+            placed_any = placed_any or bool(ev.seen.tiles)
 
         totals[ev.player] += points
         turns.append(

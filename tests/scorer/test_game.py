@@ -7,7 +7,7 @@ import functools
 import pytest
 
 from scorer.game import Exchange, Game, Pass, Place, Review, can_place_any, replay
-from scorer.model import Board, Placement, Tile
+from scorer.model import Board, Placement, Pos, Tile
 
 P = Placement.parse
 
@@ -134,8 +134,10 @@ def test_review_holds_the_turn_and_scores_zero_until_replaced() -> None:
     g = two(Place(0, P("Rs@0,0")), rev, Place(0, P("Rd@0,2")))
     r = replay(g)
     assert r.turns[1].kind == "review" and r.turns[1].points == 0 and not r.turns[1].legal
-    # the review took Ben's slot: Ann's next move is in turn (its tiles miss the unapplied Rc)
-    assert "out_of_turn" not in [v.code for v in r.turns[2].violations]
+    # the review took Ben's slot: Ann's next move is in turn, and is judged against the real
+    # table: the Rc the camera saw lies there, so Rd@0,2 touches it and scores the row of 3
+    assert r.turns[2].legal and r.turns[2].points == 3
+    assert r.board[Pos(0, 1)] == Tile.parse("Rc") and r.hands[1] == 6
     fixed = replay(g.replace_event(1, Place(1, P("Rc@0,1"))))
     assert [t.points for t in fixed.turns] == [1, 2, 3] and all(t.legal for t in fixed.turns)
 
