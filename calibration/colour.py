@@ -123,7 +123,7 @@ class ColourSettings:
             stroke edges while averaging ~(2σ)² pixels of sensor noise: in dim light single
             pixels of the black body otherwise pass as paint (diluting a purple cross towards
             neutral, i.e. towards blue) and dark paint pixels fall out. ``dim`` renders, 8
-            scenes x 96 tiles: 98.0 % -> 99.1 % calibrated colour identity (unblurred -> σ).
+            scenes x 96 tiles: 98.0 % -> 99.2 % calibrated colour identity (unblurred -> σ).
         noise_weighted: classify each tile with its own noise (:func:`lab_noise_cov` of the
             robust per-channel σ of its paint pixels, :func:`classify_lab` ``noise_cov``): a
             dark blue or purple in dim light has its red channel near the noise floor, where
