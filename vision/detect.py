@@ -110,6 +110,9 @@ class DetectorSettings:
         weak_max_residual: a hole seen only in the neutral mask joins the board when it is
             within this many pitches of a free cell next to a tile found in the dark mask
             (the lattice fitted to those); a cloth pattern rarely sits on a cell.
+        weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
+            symbols, then once more around the weak symbols found (a glare spot can wash out
+            a whole arm of the board); 1 = no second search.
         neutral_ratio, neutral_min: a pixel is "neutral" (tile body, possibly glared) when its
             chroma ``max(RGB) - min(RGB)`` is below ``max(neutral_min, neutral_ratio * V)``:
             its saturation is low, whatever its brightness. A grey under tungsten light that
@@ -205,6 +208,7 @@ class DetectorSettings:
     unseen_min_region: int = 3
     weak_max_residual: float = 0.3
     weak_area_factor: float = 4.0
+    weak_search_rounds: int = 2
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
@@ -1075,23 +1079,40 @@ def detect(
             y0 = int(max(0, ctr[:, 1].min() - pad))
             x1 = int(min(small.shape[1], ctr[:, 0].max() + pad + 1))
             y1 = int(min(small.shape[0], ctr[:, 1].max() + pad + 1))
-        c_lift: list[_Candidate] = []
-        if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
-            vb = cv2.medianBlur(v[y0:y1, x0:x1], 3).astype(np.float32)
-            lifted = (vb < s.dark_ratio_lifted * env[y0:y1, x0:x1]).astype(np.uint8) * 255
-            c_lift, _ = _symbol_candidates(
-                lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
+        box = (x0, y0, x1, y1)
+        for _grow in range(s.weak_search_rounds):
+            x0, y0, x1, y1 = box
+            c_lift: list[_Candidate] = []
+            if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
+                vb = cv2.medianBlur(v[y0:y1, x0:x1], 3).astype(np.float32)
+                lifted = (vb < s.dark_ratio_lifted * env[y0:y1, x0:x1]).astype(np.uint8) * 255
+                c_lift, _ = _symbol_candidates(
+                    lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
+                )
+            neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
+            c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
+            for c in c_lift + c_neutral:
+                c.strong = False  # weaker evidence: joins the board only next to it
+                if x0 or y0:  # back to work-image coordinates
+                    off = np.array([[[x0, y0]]], np.int32)
+                    c.centre_xy = c.centre_xy + np.array([x0, y0], np.float64)
+                    c.contour = c.contour + off
+                    c.parent_contour = c.parent_contour + off
+                    c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
+            # weak symbols found near the box edge may continue the board (a glare spot
+            # washing out a whole arm of it): search again around them too
+            if not c_dark or not (c_lift or c_neutral):
+                break
+            ctr = np.array([c.centre_xy for c in c_dark + c_lift + c_neutral])
+            grown = (
+                int(max(0, min(x0, ctr[:, 0].min() - pad))),
+                int(max(0, min(y0, ctr[:, 1].min() - pad))),
+                int(min(small.shape[1], max(x1, ctr[:, 0].max() + pad + 1))),
+                int(min(small.shape[0], max(y1, ctr[:, 1].max() + pad + 1))),
             )
-        neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
-        c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-        for c in c_lift + c_neutral:
-            c.strong = False  # weaker evidence: joins the board only next to it
-            if x0 or y0:  # back to work-image coordinates
-                off = np.array([[[x0, y0]]], np.int32)
-                c.centre_xy = c.centre_xy + np.array([x0, y0], np.float64)
-                c.contour = c.contour + off
-                c.parent_contour = c.parent_contour + off
-                c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
+            if grown == box:
+                break
+            box = grown
         cands = _merge_candidates([c_dark, c_lift, c_neutral])
         if cands:  # gaps where four tile corners meet are small holes too
             basis = [c.diameter for c in cands if c.strong] or [c.diameter for c in cands]
