@@ -1296,8 +1296,13 @@ def _assemble(
         strong_c[:] = True
     extents = np.array([c.extent for c in cands])
     pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s)
-    if pitch_mode is None:  # too few neighbours pass the span test (blur swells holes)
-        pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s, span_test=False)
+    plain = _pitch_mode(centres[strong_c], extents[strong_c], s, span_test=False)
+    # the span test can also drop true neighbours (blur swells the holes) and leave the
+    # next-but-one tiles: a span-tested mode of twice the plain one, or none, is not trusted
+    if pitch_mode is None or (
+        plain is not None and abs(pitch_mode / plain - 2.0) <= 2.0 * s.pitch_agreement
+    ):
+        pitch_mode = plain
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         # ... scaled by each symbol's size against the typical one, since an oblique view
         # shrinks far tiles (the printed symbols shrink with them)
