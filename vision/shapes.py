@@ -545,7 +545,8 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
         ).reshape(b - a, bins, n_r)
     prof = vals.sum(axis=2).astype(np.float64) * step
     mean = prof.mean(axis=1, keepdims=True)
-    return prof / np.maximum(mean, 1e-6)
+    out: NDArray[np.float64] = prof / np.maximum(mean, 1e-6)
+    return out
 
 
 @lru_cache(maxsize=4)
@@ -585,7 +586,8 @@ def integrated_distances(
     rolled = prof[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
     pr = protos[lvl]  # (N, 6, bins)
     diff = pr[:, :, None, :] - rolled[:, None, :, :]
-    return np.sqrt((diff * diff).mean(axis=3).min(axis=2))
+    dist: NDArray[np.float64] = np.sqrt((diff * diff).mean(axis=3).min(axis=2))
+    return dist
 
 
 @lru_cache(maxsize=8)
