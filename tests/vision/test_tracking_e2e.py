@@ -157,6 +157,13 @@ def test_stills_folder_with_corrupt_black_and_overexposed_frames(
     assert "truncated 1" in out and "black 1" in out and "overexposed 1" in out
     want = replay(game).totals
     assert f"totals: Player 1 {want[0]}, Player 2 {want[1]}" in out
+    # join a game in progress: the first photo's tiles were already on the table
+    second = game.events[1].player + 1
+    code = cli_main(["replay", str(folder), "--stills", "--setup", "first-frame", "--players",
+                     "2", "--first", str(second), "--quiet", "--json"])  # fmt: skip
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(doc["turns"]) == len(game.events) - 1
+    assert [t["points"] for t in doc["turns"]] == [t.points for t in replay(game).turns][1:]
 
 
 _REPLAY_DB = """
