@@ -24,8 +24,10 @@ def run(areas: list[str]) -> int:
     chosen = [a for a in names if not areas or a in areas]
     unknown = [a for a in areas if a not in names]
     if unknown:
-        print(f"benchmarks: unknown area(s) {', '.join(unknown)}; known: {', '.join(names)}",
-              file=sys.stderr)
+        print(
+            f"benchmarks: unknown area(s) {', '.join(unknown)}; known: {', '.join(names)}",
+            file=sys.stderr,
+        )
         return 2
     results = {}
     for area in chosen:

@@ -10,7 +10,10 @@ settings.register_profile(
     "default", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
-    "ci", max_examples=100, deadline=None, derandomize=True,
+    "ci",
+    max_examples=100,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")

@@ -246,8 +246,11 @@ def test_pin_guards_changes(tmp_path: Any) -> None:
         r = c.post("/api/games", json={"players": ["A", "B"]}, headers={"X-Tabletally-PIN": "4321"})
         assert r.status_code == 201
         gid = r.get_json()["id"]
-        r = c.form(f"/games/{gid}/action", {"action": "pass"},
-                   headers={"Referer": f"http://localhost/games/{gid}"})
+        r = c.form(
+            f"/games/{gid}/action",
+            {"action": "pass"},
+            headers={"Referer": f"http://localhost/games/{gid}"},
+        )
         assert r.status_code == 302
         assert r.headers["Location"].endswith(f"/pin?next=/games/{gid}")
         assert c.form("/pin", {"pin": "0000", "next": "/"}).status_code == 403

@@ -46,7 +46,8 @@ def test_pass_and_exchange_labels_say_when_not_allowed() -> None:
     g = _game(Place(0, Placement.parse("Rc@0,0")), Pass(1), Exchange(0, 7))
     r = replay(g)
     assert turn_label(r.turns[1], g.events[1]).startswith(
-        "passed (not allowed: no passing while the bag holds")
+        "passed (not allowed: no passing while the bag holds"
+    )
     assert turn_label(r.turns[2], g.events[2]).startswith("exchanged 7 tiles (not allowed: ")
 
 
