@@ -59,7 +59,9 @@ __all__ = [
     "Profile",
     "ProfileError",
     "WhiteBalance",
+    "apply_homography",
     "hex_to_rgb",
+    "invert_homography",
     "lab_to_srgb",
     "load_profile",
     "rgb_to_hex",
@@ -477,7 +479,12 @@ class WhiteBalance:
 
 
 # ---------------------------------------------------------------------------------- geometry
-def _apply_h(h: Matrix3, x: float, y: float) -> tuple[float, float]:
+def apply_homography(h: Matrix3, x: float, y: float) -> tuple[float, float]:
+    """The image of point ``(x, y)`` under the 3x3 homography ``h`` (row-major nested tuples).
+
+    Raises:
+        ValueError: the point maps to infinity.
+    """
     u = h[0][0] * x + h[0][1] * y + h[0][2]
     v = h[1][0] * x + h[1][1] * y + h[1][2]
     w = h[2][0] * x + h[2][1] * y + h[2][2]
@@ -486,7 +493,12 @@ def _apply_h(h: Matrix3, x: float, y: float) -> tuple[float, float]:
     return (u / w, v / w)
 
 
-def _inv3(a: Matrix3) -> Matrix3:
+def invert_homography(a: Matrix3) -> Matrix3:
+    """The inverse of a 3x3 homography, by the adjugate (exact for a well-conditioned matrix).
+
+    Raises:
+        ValueError: the matrix is singular.
+    """
     det = (
         a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
         - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
@@ -539,15 +551,15 @@ class Geometry:
     @property
     def image_from_table(self) -> Matrix3:
         """The inverse homography (table plane -> image pixels)."""
-        return _inv3(self.table_from_image)
+        return invert_homography(self.table_from_image)
 
     def image_to_table(self, x: float, y: float) -> tuple[float, float]:
         """Table-plane ``(X, Y)`` of an image pixel ``(x, y)``."""
-        return _apply_h(self.table_from_image, x, y)
+        return apply_homography(self.table_from_image, x, y)
 
     def table_to_image(self, tx: float, ty: float) -> tuple[float, float]:
         """Image ``(x, y)`` of a table-plane point."""
-        return _apply_h(self.image_from_table, tx, ty)
+        return apply_homography(self.image_from_table, tx, ty)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -570,7 +582,7 @@ class Geometry:
             raise ProfileError("geometry: expected an object with 'table_from_image'")
         h = _matrix3(data.get("table_from_image"), "geometry.table_from_image")
         try:
-            _inv3(h)
+            invert_homography(h)
         except ValueError:
             raise ProfileError("geometry.table_from_image: singular matrix") from None
         units = data.get("units", "mm")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from calibration.profile import apply_homography, invert_homography
 from scorer.model import Board, Pos, Tile
 
 __all__ = ["Lattice", "Observation", "TileObservation"]
@@ -69,44 +70,16 @@ class Lattice:
 
     def to_image(self, row: float, col: float) -> PointXY:
         """Image ``(x, y)`` of a (fractional) grid point."""
-        h = self.image_from_grid
-        x = h[0][0] * col + h[0][1] * row + h[0][2]
-        y = h[1][0] * col + h[1][1] * row + h[1][2]
-        w = h[2][0] * col + h[2][1] * row + h[2][2]
-        return (x / w, y / w)
+        return apply_homography(self.image_from_grid, col, row)
 
     def to_grid(self, x: float, y: float) -> tuple[float, float]:
-        """Fractional ``(row, col)`` of an image point (inverse of :meth:`to_image`)."""
-        a = self.image_from_grid
-        # inverse of a 3x3 via adjugate; fine for a well-conditioned homography
-        det = (
-            a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
-            - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
-            + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
-        )
-        if det == 0:
-            raise ValueError("singular lattice homography")
-        inv = (
-            (
-                (a[1][1] * a[2][2] - a[1][2] * a[2][1]) / det,
-                (a[0][2] * a[2][1] - a[0][1] * a[2][2]) / det,
-                (a[0][1] * a[1][2] - a[0][2] * a[1][1]) / det,
-            ),
-            (
-                (a[1][2] * a[2][0] - a[1][0] * a[2][2]) / det,
-                (a[0][0] * a[2][2] - a[0][2] * a[2][0]) / det,
-                (a[0][2] * a[1][0] - a[0][0] * a[1][2]) / det,
-            ),
-            (
-                (a[1][0] * a[2][1] - a[1][1] * a[2][0]) / det,
-                (a[0][1] * a[2][0] - a[0][0] * a[2][1]) / det,
-                (a[0][0] * a[1][1] - a[0][1] * a[1][0]) / det,
-            ),
-        )
-        c = inv[0][0] * x + inv[0][1] * y + inv[0][2]
-        r = inv[1][0] * x + inv[1][1] * y + inv[1][2]
-        w = inv[2][0] * x + inv[2][1] * y + inv[2][2]
-        return (r / w, c / w)
+        """Fractional ``(row, col)`` of an image point (inverse of :meth:`to_image`).
+
+        Raises:
+            ValueError: a singular lattice homography.
+        """
+        c, r = apply_homography(invert_homography(self.image_from_grid), x, y)
+        return (r, c)
 
 
 @dataclass(frozen=True, slots=True)
