@@ -227,6 +227,8 @@ class LiveSession:
         self.ui_events = dict(ui_events or {})
         self.skip_until = skip_until
         self.latest_jpeg: bytes | None = None
+        #: the latest raw frame (no overlay, colours untouched), for calibrating from the camera
+        self.latest_frame_bgr: Image | None = None
         self.events: list[TrackerEvent] = []
         self._listeners: list[Callable[[TrackerEvent], None]] = []
         self._frame_listeners: list[Callable[[bytes], None]] = []
@@ -301,6 +303,7 @@ class LiveSession:
         if frame.index < self.skip_until:
             return
         events = self.pipeline.process(frame, use_motion=not self.tracker.settings.stills)
+        self.latest_frame_bgr = frame.image_bgr
         now = time.monotonic()
         with self._lock:
             self._stats.frames += 1

@@ -129,6 +129,12 @@ class CameraFeed:
         self.session.start()
 
     @property
+    def latest_frame_bgr(self) -> Any:
+        """The camera's latest raw frame, ``(H, W, 3) uint8`` or None (the calibration wizard's
+        "Use camera frame")."""
+        return self.session.latest_frame_bgr
+
+    @property
     def running(self) -> bool:
         return not self.session.finished
 

@@ -69,6 +69,9 @@ def test_camera_feed_glue_scores_each_photo(
     h = feed.health()
     assert h["frames"] == 3 and h["moves"] == 3 and h["state"] == "ended"
     assert h["message"].startswith("photos: ")
+    # the raw last frame (no overlay) is there for the calibration wizard's camera button
+    raw = feed.latest_frame_bgr
+    assert raw is not None and raw.tobytes() in truths
 
 
 def test_camera_feed_with_the_real_detector(
