@@ -131,7 +131,8 @@ def _accuracy_hard(n_scenes: int, seed: int) -> dict[str, Any]:
         if r.pitch_px < SPEC_MIN_PITCH_PX:  # still out of spec: not hidden, scored apart
             below = below + sc
             tags.append("below_25px")
-        total = total + sc
+        else:
+            total = total + sc
         for tag in tags:
             by_tag[tag] = by_tag[tag] + sc
         if not sc.exact:
