@@ -779,10 +779,44 @@ class Tracker:
                 and not _one_line(list(added), self.baseline)
             ):
                 reason = f"tiles added in more than one place (two moves without a settle?): {e}"
+            if isinstance(e, NoLegalReadingError):
+                drop = self._legal_without_one(added)
+                if drop:
+                    reason += (
+                        "; legal without the tile at "
+                        + " or ".join(f"({p.row},{p.col})" for p, _ in drop)
+                        + " (an empty cell or a neighbour's tile read as a tile?)"
+                    )
+                    cands = [pl for _, pl in drop] + cands
             return self._review(reason, seen, legal or cands, frame)
         except MoveInferenceError as e:  # vanished/changed cannot happen: before is forced
             return self._review(str(e), seen, (), frame)
         return Place(self._next_player(), inf.placement)
+
+    def _legal_without_one(self, added: Mapping[Pos, list[Tile]]) -> list[tuple[Pos, Placement]]:
+        """For added tiles that form no legal move: each ``(cell, placement)`` where leaving
+        out that one cell leaves a legal, unambiguous move, in cell order (empty when there is
+        none, or fewer than two tiles were added).
+
+        A Review's first candidates, so one click in the UI accepts the move: the detector
+        can read an empty cell walled in by tiles on three sides as a tile (seen on rendered
+        games, 2026-11-21: a wood-coloured gap read as an orange square at 0.97), which makes
+        the real move look illegal. Only a suggestion: the turn stays a Review.
+        """
+        from scorer.infer import MoveInferenceError, infer_move
+
+        if len(added) < 2:
+            return []
+        out: list[tuple[Pos, Placement]] = []
+        for cell in sorted(added):
+            after: dict[Pos, Sequence[Tile]] = {p: (t,) for p, t in self.baseline.items()}
+            after.update({p: tuple(r) for p, r in added.items() if p != cell})
+            try:
+                inf = infer_move(Board(self.baseline), after, first_turn=not self.baseline)
+            except MoveInferenceError:
+                continue
+            out.append((cell, inf.placement))
+        return out
 
 
 def _one_line(cells: Sequence[Pos], board: Mapping[Pos, Tile]) -> bool:

@@ -319,6 +319,42 @@ def test_an_illegal_diff_is_kept_as_a_review_with_the_reason() -> None:
     assert ev.seen == Placement.parse("Rc@0,3")
 
 
+def test_a_move_illegal_only_through_one_extra_tile_is_a_review_offering_the_move() -> None:
+    # an empty cell walled in on three sides read as a tile (seed-5 rendered game): the move
+    # stays a Review with every tile seen, but its first candidate is the legal move without it
+    sink, f = new_tracker()
+    b1 = Board.from_ascii("Rs Rc Rd")
+    f.turn(Board(), b1)
+    after = b1.with_tiles(
+        [
+            (Pos(1, 0), Tile.parse("Bs")),
+            (Pos(2, 0), Tile.parse("Gs")),
+            (Pos(1, 1), Tile.parse("Os")),
+        ]
+    )
+    f.turn(b1, after)
+    f.feed(obs(after, occluded=0.3))  # the next hand ends the still period
+    ev = sink.game().events[-1]
+    assert isinstance(ev, Review) and ev.player == 1
+    assert "legal without the tile at (1,1)" in ev.reason
+    assert ev.seen == Placement.parse("Bs@1,0 Os@1,1 Gs@2,0")  # nothing dropped silently
+    assert ev.candidates[0] == Placement.parse("Bs@1,0 Gs@2,0")
+    assert replay(sink.game()).turns[-1].points == 0  # not scored until someone accepts it
+
+
+def test_no_move_is_offered_when_no_single_tile_explains_the_illegal_diff() -> None:
+    sink, f = new_tracker()
+    b1 = Board.from_ascii("Rs Rc Rd")
+    f.turn(Board(), b1)
+    # each tile alone breaks its column (shares nothing with the tile above it)
+    after = b1.with_tiles([(Pos(1, 0), Tile.parse("Gc")), (Pos(1, 2), Tile.parse("Yk"))])
+    f.turn(b1, after)
+    f.feed(obs(after, occluded=0.3))
+    ev = sink.game().events[-1]
+    assert isinstance(ev, Review) and "legal without" not in ev.reason
+    assert ev.candidates and all(len(c) == 2 for c in ev.candidates)  # readings of both tiles
+
+
 def test_an_ambiguous_reading_becomes_a_review_with_candidates() -> None:
     sink, f = new_tracker()
     b1 = Board.from_ascii("Rs Rc")
