@@ -51,7 +51,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import cv2
 import numpy as np
@@ -98,20 +98,6 @@ TOUCH_OVERLAP = 0.01
 #: A tile counts as hidden when less than this share of its top lies inside the image.
 MIN_IN_FRAME = 0.75
 
-#: Table surface kinds understood by :class:`Conditions` ``surface``.
-SURFACES: tuple[str, ...] = (
-    "light_wood",
-    "dark_wood",
-    "white",
-    "cloth",
-    "green_felt",
-    "checked_cloth",
-    "floral_cloth",
-    "noise_cloth",
-    "printed_grid",
-    "dark_laminate",
-)
-
 Surface = Literal[
     "light_wood",
     "dark_wood",
@@ -124,6 +110,9 @@ Surface = Literal[
     "printed_grid",
     "dark_laminate",
 ]
+
+#: Table surface kinds understood by :class:`Conditions` ``surface``.
+SURFACES: tuple[str, ...] = get_args(Surface)
 
 #: Skin tones (sRGB), light to dark, after the Fitzpatrick-like swatches used in graphics.
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
