@@ -38,6 +38,7 @@ import numpy as np
 from calibration.colour import calibrate_colours, measure_tiles
 from calibration.profile import Palette, Profile
 from scorer.model import Board, Shape, Tile
+from vision.render import CUSTOM_PAINTS
 
 CASTS = ("warm", "cool", "dim", "warm_raw", "cool_raw", "easy")
 
@@ -55,19 +56,21 @@ def _conditions(cast: str) -> Any:
     return PRESETS[cast]
 
 
+#: What each case counts: the calibration's own reading (plain palette vs calibrated) and the
+#: detector's (tiles right, and colours right) with each profile.
+_METRICS: tuple[str, ...] = (
+    "plain",
+    "calibrated",
+    "det_plain",
+    "det_cal",
+    "det_plain_colour",
+    "det_cal_colour",
+)
+
 PALETTES: dict[str, dict[str, Any]] = {
     "classic": {"palette": ["red", "orange", "yellow", "green", "blue", "purple"]},
     "connect_white": {"palette": ["red", "orange", "yellow", "green", "blue", "white"]},
-    "custom_paints": {
-        "palette": {
-            "teal": "#1f9e9a",
-            "crimson": "#a3123a",
-            "lime": "#9ccc3c",
-            "navy": "#243a80",
-            "gold": "#d9a521",
-            "pink": "#ec79b0",
-        }
-    },
+    "custom_paints": {"palette": dict(CUSTOM_PAINTS)},
 }
 
 
@@ -155,17 +158,7 @@ def run_case(
     truth_order = [t.tile.color for t in sorted(line.truth, key=lambda t: t.pos.col)]
     out["line_assignment_ok"] = [s.color for s in cal.samples] == truth_order
     plain = Profile(palette=palette)
-    tallies = {
-        k: [0, 0]
-        for k in (
-            "plain",
-            "calibrated",
-            "det_plain",
-            "det_cal",
-            "det_plain_colour",
-            "det_cal_colour",
-        )
-    }
+    tallies = {k: [0, 0] for k in _METRICS}
     for k in range(frames):
         board = _random_board(rng, palette, tiles_per_frame)
         r = scene.frame(board, t=1.0 + k)
@@ -216,14 +209,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             key = f"{pname}/{cast}"
             results["cases"][key] = per_seed
             agg: dict[str, Any] = {}
-            for metric in (
-                "plain",
-                "calibrated",
-                "det_plain",
-                "det_cal",
-                "det_plain_colour",
-                "det_cal_colour",
-            ):
+            for metric in _METRICS:
                 oks = [
                     c.get(f"{metric}_accuracy", 0) * c.get(f"{metric}_tiles", 0) for c in per_seed
                 ]

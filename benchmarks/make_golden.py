@@ -34,7 +34,7 @@ from calibration.profile import Palette
 from scorer.game import replay
 from scorer.model import Board
 from scorer.moves import random_game
-from vision.render import PRESETS, Conditions, Rendered, render
+from vision.render import CUSTOM_PAINTS, PRESETS, Conditions, Rendered, render
 
 #: Largest JPEG written, bytes (task brief: <= 150 KB each, ~1 MB in all).
 MAX_BYTES = 60_000
@@ -82,14 +82,7 @@ def scene_specs() -> list[dict[str, Any]]:
             "palette": connect,
         }
     )
-    paints = {
-        "teal": "#1f9e9a",
-        "crimson": "#a3123a",
-        "lime": "#9ccc3c",
-        "navy": "#243a80",
-        "gold": "#d9a521",
-        "pink": "#ec79b0",
-    }
+    paints = CUSTOM_PAINTS
     custom = Palette.from_hex(paints)
     mapping = dict(zip(("red", "orange", "yellow", "green", "blue", "purple"), paints, strict=True))
     b = _board(301, 14)

@@ -114,6 +114,17 @@ Surface = Literal[
 #: Table surface kinds understood by :class:`Conditions` ``surface``.
 SURFACES: tuple[str, ...] = get_args(Surface)
 
+#: A non-standard paint set (name -> sRGB), as a home-made or 3D-printed tile set might have:
+#: renders, tests and benchmarks use it to check that nothing assumes the classic colours.
+CUSTOM_PAINTS: dict[str, str] = {
+    "teal": "#1f9e9a",
+    "crimson": "#a3123a",
+    "lime": "#9ccc3c",
+    "navy": "#243a80",
+    "gold": "#d9a521",
+    "pink": "#ec79b0",
+}
+
 #: Skin tones (sRGB), light to dark, after the Fitzpatrick-like swatches used in graphics.
 SKIN_TONES: tuple[tuple[int, int, int], ...] = (
     (241, 204, 180),

@@ -16,6 +16,7 @@ from calibration.colour import (
 )
 from calibration.profile import Palette, Profile
 from scorer.model import Board, Shape, Tile
+from vision.render import CUSTOM_PAINTS
 
 from .synth import CASTS, paint_line
 
@@ -216,16 +217,7 @@ def test_renders_under_casts(preset: str) -> None:
     "palette",
     [
         Palette.from_names(["red", "orange", "yellow", "green", "blue", "white"]),
-        Palette.from_hex(
-            {
-                "teal": "#1f9e9a",
-                "crimson": "#a3123a",
-                "lime": "#9ccc3c",
-                "navy": "#243a80",
-                "gold": "#d9a521",
-                "pink": "#ec79b0",
-            }
-        ),
+        Palette.from_hex(CUSTOM_PAINTS),
     ],
     ids=["white-for-purple", "custom-paints"],
 )
