@@ -603,11 +603,17 @@ def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
     (per unit of step height) at its half-way point, so ``s`` follows from the mean slope of
     the 0..1 symbol score where it crosses the middle band.
     """
-    gy, gx = np.gradient(score, axis=(1, 2))
-    slope = np.hypot(gx, gy)
+    n = len(score)
     band = (score > 0.3) & (score < 0.7)
-    cnt = band.sum(axis=(1, 2))
-    mean = (slope * band).sum(axis=(1, 2)) / np.maximum(cnt, 1)
+    t, r, c = np.nonzero(band)  # the slope is needed only in the band
+    cnt = np.bincount(t, minlength=n)
+    # central differences inside the patch, one-sided on its border (as numpy.gradient)
+    last = score.shape[1] - 1
+    r0, r1 = np.maximum(r - 1, 0), np.minimum(r + 1, last)
+    c0, c1 = np.maximum(c - 1, 0), np.minimum(c + 1, last)
+    gy = (score[t, r1, c] - score[t, r0, c]) / (r1 - r0)
+    gx = (score[t, r, c1] - score[t, r, c0]) / (c1 - c0)
+    mean = np.bincount(t, weights=np.hypot(gx, gy), minlength=n) / np.maximum(cnt, 1)
     sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
     return np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
 
@@ -658,6 +664,7 @@ def _read_patches(
     """
     p = s.patch_px
     n = len(corners_xy)
+    pp = p * p
     geo = _patch_geometry(p, s)
     wts = _bilinear_weights(p)  # (4, p * p)
     c = corners_xy.astype(np.float32)
@@ -680,21 +687,28 @@ def _read_patches(
         if n
         else np.zeros((0, p, 3), np.uint8)
     )
-    pf = (
-        cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).astype(np.float32).reshape(n, p * p, 3)
-    )
-    ring = pf[:, geo.body_idx, :]  # (n, R, 3)
-    body_c = np.median(ring, axis=1)  # (n, 3)
-    sym_c = pf[:, geo.centre_idx, :].mean(axis=1)
+    # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
+    # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
+    planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
+    planes = np.ascontiguousarray(planes.transpose(0, 2, 1))
+    body_c = _median_u8(planes[:, :, geo.body_idx]).astype(np.float32)  # (n, 3)
+    pf = planes.astype(np.float32)
+    sym_c = pf[:, :, geo.centre_idx].mean(axis=2)
     d = sym_c - body_c
     dd = (d * d).sum(axis=1)
-    dev = np.sqrt(((ring - body_c[:, None, :]) ** 2).sum(axis=2))  # (n, R)
+    ring = pf[:, :, geo.body_idx] - body_c[:, :, None]  # (n, 3, R)
+    dev = np.sqrt((ring * ring).sum(axis=1))  # (n, R)
     tol = np.maximum(s.body_tolerance * np.sqrt(dd), s.body_noise_factor * np.median(dev, axis=1))
     uniform = (dev <= tol[:, None]).mean(axis=1)
     ok = (dd >= s.min_symbol_contrast**2) & (uniform >= s.min_body_uniform)
-    score = np.einsum("npc,nc->np", pf - body_c[:, None, :], d) / np.maximum(dd, 1e-6)[:, None]
+    inv = 1.0 / np.maximum(dd, 1e-6)
+    dn = (d * inv[:, None]).astype(np.float32)
+    score = pf[:, 0] * dn[:, 0:1]
+    score += pf[:, 1] * dn[:, 1:2]
+    score += pf[:, 2] * dn[:, 2:3]
+    score -= ((body_c * dn).sum(axis=1))[:, None]  # (n, p * p)
     mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
-    mm = mask.reshape(n * p, p).astype(np.uint8)
+    mm = mask.reshape(n * p, p).view(np.uint8)
     n_lab, lab, stats, cent = cv2.connectedComponentsWithStats(mm, connectivity=8)
     best_lab = np.zeros(n, np.int64)
     if n_lab > 1:
@@ -704,21 +718,26 @@ def _read_patches(
         order = np.lexsort((sc, tile))
         last = np.r_[tile[order][1:] != tile[order][:-1], True]
         best_lab[tile[order][last]] = order[last] + 1
-    lut = np.zeros(n_lab, bool)
-    lut[best_lab[best_lab > 0]] = True
-    sym = lut[lab]  # (n*p, p) bool
+    lut = np.zeros(n_lab, np.uint8)
+    lut[best_lab[best_lab > 0]] = 1
+    sym8 = lut[lab]  # (n*p, p) 0/1
     ok &= best_lab > 0
-    sym3 = sym.reshape(n, p, p)
+    sym3 = sym8.reshape(n, p, p).view(np.bool_)
     prof, sol, ok_p = radial_profiles(sym3, s.shape.bins)
     ok &= ok_p
-    area = sym3.reshape(n, -1).sum(axis=1).astype(np.float64)
-    inner_sym = cv2.erode(sym.astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(n, p * p) > 0
-    small = inner_sym.sum(axis=1) < 4
-    inner_sym[small] = sym3.reshape(n, -1)[small]
-    raw = mosaic.reshape(n, p * p, 3).astype(np.float64)
-    cnt = np.maximum(inner_sym.sum(axis=1), 1)[:, None]
-    sym_bgr = (raw * inner_sym[:, :, None]).sum(axis=1) / cnt
-    lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, p * p)
+    area = sym8.reshape(n, pp).sum(axis=1, dtype=np.int64).astype(np.float64)
+    inner_sym = cv2.erode(sym8, np.ones((3, 3), np.uint8)).reshape(n, pp)
+    n_inner = inner_sym.sum(axis=1, dtype=np.int64)
+    small = n_inner < 4
+    if small.any():
+        inner_sym[small] = sym8.reshape(n, pp)[small]
+        n_inner = inner_sym.sum(axis=1, dtype=np.int64)
+    raw = mosaic.reshape(n, pp, 3).astype(np.float32)
+    sym_bgr = (
+        np.matmul(inner_sym.astype(np.float32)[:, None, :], raw)[:, 0, :].astype(np.float64)
+        / np.maximum(n_inner, 1)[:, None]
+    )
+    lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, pp)
     sharp = lap.var(axis=1).astype(np.float64)
     bv = body_c.max(axis=1).astype(np.float64)
     return _Reads(
@@ -727,15 +746,31 @@ def _read_patches(
         solidity=sol,
         symbol_rgb=sym_bgr[:, ::-1].copy(),
         body_rgb=body_c[:, ::-1].astype(np.float64),
-        area=area / float(p * p),
+        area=area / float(pp),
         body_v=bv,
         body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
         sharpness=sharp,
         blur=_edge_blur(score.reshape(n, p, p), p),
-        score=np.clip(score, 0.0, 1.0).astype(np.float32) * geo.inner_flat[None, :],
+        score=np.clip(score, 0.0, 1.0) * geo.inner_flat[None, :],
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
-        masks=(sym3.astype(np.uint8) * 255) if keep else None,
+        masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
     )
+
+
+def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
+    """``np.median(a, axis=-1)`` of uint8 rows by 256-bin histograms (a quarter of the cost of
+    partitioning); ``a`` is ``(..., R)``, the result ``a.shape[:-1]`` float64."""
+    lead, r = a.shape[:-1], a.shape[-1]
+    m = int(np.prod(lead))
+    if m == 0 or r == 0:
+        return np.median(a, axis=-1)
+    flat = a.reshape(m, r).astype(np.int64)
+    flat += (np.arange(m, dtype=np.int64) * 256)[:, None]
+    cs = np.bincount(flat.ravel(), minlength=m * 256).reshape(m, 256).cumsum(axis=1)
+    lo = (cs <= (r - 1) // 2).sum(axis=1)  # the ((r-1)//2)-th smallest value
+    hi = (cs <= r // 2).sum(axis=1)
+    out: NDArray[np.float64] = ((lo + hi) / 2.0).reshape(lead)
+    return out
 
 
 @dataclass(frozen=True)

@@ -283,28 +283,34 @@ def radial_profiles(
     sol = np.zeros(n)
     if n == 0:
         return prof, sol, np.zeros(0, bool)
-    area = masks.reshape(n, -1).sum(axis=1).astype(np.float64)
+    m8 = (
+        masks.reshape(n, p, p).view(np.uint8)
+        if masks.dtype == np.bool_
+        else (masks > 0).view(np.uint8)
+    )
+    area = m8.reshape(n, -1).sum(axis=1, dtype=np.int64).astype(np.float64)
     ok = area > 0
-    flat = masks.reshape(n, -1).astype(np.float32)
     safe = np.maximum(area, 1.0)
-    coord = np.arange(p, dtype=np.float32) + 0.5
-    cx = (flat.reshape(n, p, p).sum(axis=1) @ coord) / safe
-    cy = (flat.reshape(n, p, p).sum(axis=2) @ coord) / safe
+    coord = np.arange(p, dtype=np.float64) + 0.5
+    cx = (m8.sum(axis=1, dtype=np.int64) @ coord) / safe
+    cy = (m8.sum(axis=2, dtype=np.int64) @ coord) / safe
     # rays from each centroid, read from a mosaic of the masks each centred in a 2p x 2p
-    # canvas, so no ray (at most 0.75 p long) reaches a neighbour's mask
+    # canvas, so no ray (at most 0.75 p long) reaches a neighbour's mask. The canvas is 0/255
+    # uint8: OpenCV's bilinear weights are multiples of 1/1024 either way, so "interpolated
+    # uint8 >= 128" is exactly "interpolated 0/1 >= 0.5", at a fraction of the float cost
     n_r = p + p // 2
     step = 0.75 * p / n_r
     ray_x, ray_y = _ray_table(bins, n_r, step)
     off = p // 2  # canvas offset of the mask
-    mx = (cx[:, None, None] - 0.5 + off + ray_x[None]).astype(np.float32)
-    my = (cy[:, None, None] - 0.5 + off + ray_y[None]).astype(np.float32)
-    vals = np.empty((n, bins, n_r), np.float32)
+    mx = (cx.astype(np.float32)[:, None, None] + np.float32(off - 0.5)) + ray_x[None]
+    my = (cy.astype(np.float32)[:, None, None] + np.float32(off - 0.5)) + ray_y[None]
+    vals = np.empty((n, bins, n_r), np.uint8)
     side = 2 * p
     chunk = max(1, min(32000 // bins, 32000 // side))  # cv2.remap sizes stay below 32767
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
-        canvas = np.zeros((b - a, side, side), np.float32)
-        canvas[:, off : off + p, off : off + p] = flat[a:b].reshape(b - a, p, p)
+        canvas = np.zeros((b - a, side, side), np.uint8)
+        canvas[:, off : off + p, off : off + p] = m8[a:b] * np.uint8(255)
         my_c = my[a:b] + (np.arange(b - a, dtype=np.float32) * side)[:, None, None]
         vals[a:b] = cv2.remap(
             canvas.reshape((b - a) * side, side),
@@ -312,10 +318,10 @@ def radial_profiles(
             my_c.reshape((b - a) * bins, n_r),
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
-            borderValue=0.0,
+            borderValue=0,
         ).reshape(b - a, bins, n_r)
     th = np.arange(bins) * (2 * math.pi / bins)
-    inside = vals >= 0.5
+    inside = vals >= 128
     any_in = inside.any(axis=2)
     last = n_r - 1 - np.argmax(inside[:, :, ::-1], axis=2)
     prof = np.where(any_in, (last + 1.0) * step, 0.0)
@@ -466,25 +472,39 @@ def template_scores(
         settings.template_blur,
         settings.template_inset,
     )
-    full_inner = np.zeros((p, p), bool)
+    full_inner = np.zeros((p, p), np.float32)
     k0 = round(settings.template_inset * p)
-    full_inner[k0 : p - k0, k0 : p - k0] = True
-    s = np.where(full_inner[None], score, 0.0).astype(np.float32)
+    full_inner[k0 : p - k0, k0 : p - k0] = 1.0
+    s = np.multiply(score, full_inner[None], dtype=np.float32)
     mass = s.sum(axis=(1, 2))
     coord = np.arange(p, dtype=np.float32) + 0.5
     cx = (s.sum(axis=1) @ coord) / np.maximum(mass, 1e-6)
     cy = (s.sum(axis=2) @ coord) / np.maximum(mass, 1e-6)
     dx = np.clip(np.round(cx - p / 2), -p // 8, p // 8).astype(np.int64)
     dy = np.clip(np.round(cy - p / 2), -p // 8, p // 8).astype(np.int64)
-    ar = np.arange(p)
-    rows = np.clip(ar[None, :] + dy[:, None], 0, p - 1)  # (n, p)
-    cols = np.clip(ar[None, :] + dx[:, None], 0, p - 1)
-    sh = score[np.arange(n)[:, None, None], rows[:, :, None], cols[:, None, :]]
-    sh = sh[:, : 2 * half, : 2 * half].reshape(n, half, 2, half, 2).mean(axis=(2, 4))
-    v = sh.reshape(n, -1).astype(np.float32)
-    v = np.where(inner[None], v, 0.0)
+    # the shifted patches, gathered by one nearest-neighbour remap of the stacked patches
+    # (indices clipped to each patch, i.e. its edge replicated), then 2 x 2 means
+    ar = np.arange(2 * half)
+    cols = np.clip(ar[None, :] + dx[:, None], 0, p - 1).astype(np.float32)  # (n, 2h)
+    rows = np.clip(ar[None, :] + dy[:, None], 0, p - 1) + (np.arange(n) * p)[:, None]
+    map_x = np.broadcast_to(cols[:, None, :], (n, 2 * half, 2 * half))
+    map_y = np.broadcast_to(rows.astype(np.float32)[:, :, None], (n, 2 * half, 2 * half))
+    src = np.ascontiguousarray(score, dtype=np.float32).reshape(n * p, p)
+    chunk = max(1, 32000 // p)  # cv2.remap sizes stay below 32767
+    sh = np.empty((n, 2 * half, 2 * half), np.float32)
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        sh[a:b] = cv2.remap(
+            src[a * p : b * p],
+            np.ascontiguousarray(map_x[a:b]).reshape(-1, 2 * half),
+            (np.ascontiguousarray(map_y[a:b]) - np.float32(a * p)).reshape(-1, 2 * half),
+            cv2.INTER_NEAREST,
+        ).reshape(b - a, 2 * half, 2 * half)
+    sh = 0.25 * (sh[:, 0::2, 0::2] + sh[:, 1::2, 0::2] + sh[:, 0::2, 1::2] + sh[:, 1::2, 1::2])
+    v = sh.reshape(n, -1)
+    v = np.where(inner[None], v, np.float32(0.0))
     m = v.sum(axis=1, keepdims=True) / float(inner.sum())
-    v = np.where(inner[None], v - m, 0.0)
+    v = np.where(inner[None], v - m, np.float32(0.0))
     v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
     levels = np.asarray(settings.template_blur)
     lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
@@ -617,9 +637,17 @@ def classify_profiles(
     """
     protos, sols = _prototypes(settings.bins, settings.proto_blur)
     rolled = profiles[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
-    # (N, 6, B, S, bins) -> mean over bins, min over shifts
-    diff = protos[None, :, :, None, :] - rolled[:, None, None, :, :]
-    dp = (diff * diff).mean(axis=4).min(axis=3)  # (N, 6, B)
+    # mean over bins of (proto - turned profile)^2, min over turns, as |P|^2 + |R|^2 - 2 P.R
+    # (a turn permutes the bins, so |R| is the profile's own): one (N S, bins) x (bins, 6 B)
+    # product instead of an (N, 6, B, S, bins) difference array
+    n_p, n_b = protos.shape[0], protos.shape[1]
+    pflat = protos.reshape(n_p * n_b, settings.bins)
+    cross = (rolled.reshape(-1, settings.bins) @ pflat.T).reshape(len(profiles), -1, n_p, n_b)
+    sq = (pflat * pflat).sum(axis=1).reshape(n_p, n_b)
+    own = (profiles * profiles).sum(axis=1)
+    dp = (
+        np.maximum(sq[None] + own[:, None, None] - 2.0 * cross.max(axis=1), 0.0) / settings.bins
+    )  # (N, 6, B)
     ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
     pk_proto = axis_peakedness(protos.reshape(-1, settings.bins), settings.max_shift_bins)
     pk_proto = pk_proto.reshape(protos.shape[0], protos.shape[1])
