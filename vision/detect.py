@@ -51,6 +51,7 @@ from vision.shapes import (
     classify_profiles,
     prototype_areas,
     radial_profiles,
+    single_thread_matmul,
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
@@ -668,8 +669,8 @@ def _read_patches(
     geo = _patch_geometry(p, s)
     wts = _bilinear_weights(p)  # (4, p * p)
     c = corners_xy.astype(np.float32)
-    mx = (c[:, :, 0] @ wts).reshape(n * p, p)
-    my = (c[:, :, 1] @ wts).reshape(n * p, p)
+    mx = single_thread_matmul(c[:, :, 0], wts).reshape(n * p, p)
+    my = single_thread_matmul(c[:, :, 1], wts).reshape(n * p, p)
     rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
     mosaic = (
         np.concatenate(

@@ -43,6 +43,7 @@ __all__ = [
     "radial_profile",
     "radial_profiles",
     "shape_polygon",
+    "single_thread_matmul",
     "template_scores",
 ]
 
@@ -141,6 +142,30 @@ class ShapeSettings:
     template_blur: tuple[float, ...] = (0.015, 0.025, 0.035, 0.05, 0.065, 0.08, 0.1)
     template_inset: float = 0.08
     integral_weight: float = 1.0
+
+
+def single_thread_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]:
+    """``a @ b`` of two 2-D float arrays by OpenCV's ``gemm`` on the calling thread.
+
+    numpy hands products above about 2.6e5 multiply-adds to OpenBLAS, whose worker threads
+    busy-wait after each call and then compete with OpenCV's thread pool for the same cores:
+    measured on the 2-core benchmark machine under load, a (100, 576) x (576, 198) product
+    took 0.2 ms alone and up to 40 ms inside ``detect``. The detector's products are small,
+    so one thread is plenty. float32 stays float32; anything else is computed in float64.
+
+    Args:
+        a: ``(m, k)``; b: ``(k, n)``.
+
+    Returns:
+        ``(m, n)``.
+    """
+    dt = np.float32 if a.dtype == np.float32 and b.dtype == np.float32 else np.float64
+    a2 = np.ascontiguousarray(a, dtype=dt)
+    b2 = np.ascontiguousarray(b, dtype=dt)
+    if a2.shape[0] == 0 or b2.shape[1] == 0 or a2.shape[1] == 0:
+        return np.zeros((a2.shape[0], b2.shape[1]), dt)
+    out: NDArray[np.floating] = cv2.gemm(a2, b2, 1.0, None, 0.0)
+    return out
 
 
 def shape_polygon(shape: Shape, n: int = 360) -> NDArray[np.float64]:
@@ -522,7 +547,11 @@ def template_scores(
         allowed = gap <= settings.template_scale_window
     for b in np.unique(lvl):
         sel = np.nonzero(lvl == b)[0]
-        c = (v[sel] @ bank[b]).reshape(len(sel), len(SHAPE_ORDER), n_sc, n_turn).max(axis=3)
+        c = (
+            single_thread_matmul(v[sel], bank[b])
+            .reshape(len(sel), len(SHAPE_ORDER), n_sc, n_turn)
+            .max(axis=3)
+        )
         out[sel] = np.where(allowed[sel], c, -1.0).max(axis=2)
     return out
 
@@ -642,7 +671,9 @@ def classify_profiles(
     # product instead of an (N, 6, B, S, bins) difference array
     n_p, n_b = protos.shape[0], protos.shape[1]
     pflat = protos.reshape(n_p * n_b, settings.bins)
-    cross = (rolled.reshape(-1, settings.bins) @ pflat.T).reshape(len(profiles), -1, n_p, n_b)
+    cross = single_thread_matmul(rolled.reshape(-1, settings.bins), pflat.T).reshape(
+        len(profiles), -1, n_p, n_b
+    )
     sq = (pflat * pflat).sum(axis=1).reshape(n_p, n_b)
     own = (profiles * profiles).sum(axis=1)
     dp = (
