@@ -424,7 +424,8 @@ def _symbol_candidates(
     # size and border checks first (holes only), then the ring test for all at once
     keep_i: list[int] = []
     areas: list[float] = []
-    for i in np.nonzero(hier[:, 3] >= 0)[0]:
+    boxes: list[tuple[int, int, int, int]] = []
+    for i in np.nonzero(hier[:, 3] >= 0)[0].tolist():
         c = contours[i]
         area = cv2.contourArea(c)
         if area < min_area or area > max_area:
@@ -432,46 +433,54 @@ def _symbol_candidates(
         x, y, bw, bh = cv2.boundingRect(c)
         if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
             continue
-        keep_i.append(int(i))
+        keep_i.append(i)
         areas.append(area)
+        boxes.append((x, y, bw, bh))
     if not keep_i:
         return [], [c for i, c in enumerate(contours) if hier[i, 3] < 0]
     n = len(keep_i)
     diam = np.sqrt(4 * np.asarray(areas) / math.pi)
-    # label image of the holes; the ring is one dilation (radius from the median hole)
-    lab = np.zeros((h, w), np.uint16)
-    for k, i in enumerate(keep_i):
-        cv2.drawContours(lab, [contours[i]], -1, min(k + 1, 65535), -1)
+    # label image of the holes; the ring is one dilation (radius from the median hole). Both
+    # live in the box around the holes plus the ring (nothing outside it is labelled)
     r = max(2, round(s.ring_width * float(np.median(diam))))
+    bx = np.asarray(boxes)
+    rx0 = max(0, int(bx[:, 0].min()) - r - 1)
+    ry0 = max(0, int(bx[:, 1].min()) - r - 1)
+    rx1 = min(w, int((bx[:, 0] + bx[:, 2]).max()) + r + 1)
+    ry1 = min(h, int((bx[:, 1] + bx[:, 3]).max()) + r + 1)
+    lab = np.zeros((ry1 - ry0, rx1 - rx0), np.uint16)
+    for k, i in enumerate(keep_i):
+        cv2.drawContours(lab, contours, i, min(k + 1, 65535), -1, offset=(-rx0, -ry0))
     dil = cv2.dilate(lab, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-    ring = (dil > 0) & (lab == 0)
     in_hole = lab > 0
-    rl = dil[ring].astype(np.int64)
-    hl = lab[in_hole].astype(np.int64)
-    sig = signal.astype(np.float64)
+    ring = (dil > 0) & ~in_hole
+    rl = dil[ring]
+    hl = lab[in_hole]
+    sig = signal[ry0:ry1, rx0:rx1]
     n_ring = np.bincount(rl, minlength=n + 1)[1:]
-    n_dark = np.bincount(rl, weights=(dark[ring] > 0).astype(np.float64), minlength=n + 1)[1:]
+    n_dark = np.bincount(rl[dark[ry0:ry1, rx0:rx1][ring] > 0], minlength=n + 1)[1:]
     s_ring = np.bincount(rl, weights=sig[ring], minlength=n + 1)[1:]
     n_hole = np.bincount(hl, minlength=n + 1)[1:]
     s_hole = np.bincount(hl, weights=sig[in_hole], minlength=n + 1)[1:]
     contrast = s_hole / np.maximum(n_hole, 1) - s_ring / np.maximum(n_ring, 1)
     passed = (n_ring > 0) & (n_dark >= s.min_ring_dark * n_ring) & (contrast >= min_contrast)
     out: list[_Candidate] = []
-    for k in np.nonzero(passed)[0]:
-        i = keep_i[int(k)]
+    parents = hier[:, 3].tolist()
+    for k in np.nonzero(passed)[0].tolist():
+        i = keep_i[k]
         c = contours[i]
         m = cv2.moments(c)
         if m["m00"] <= 0:
             continue
-        parent = int(hier[i, 3])
+        parent = parents[i]
         _, radius = cv2.minEnclosingCircle(c)
         out.append(
             _Candidate(
                 extent=2.0 * float(radius),
                 centre_xy=np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]),
-                area=float(areas[int(k)]),
-                diameter=float(diam[int(k)]),
-                bbox=cv2.boundingRect(c),
+                area=float(areas[k]),
+                diameter=float(diam[k]),
+                bbox=boxes[k],
                 contour=c,
                 parent=parent,
                 parent_contour=contours[parent],
@@ -524,7 +533,7 @@ def _edge_angles(
     contours = [c.contour for c in cands]
     cv2.drawContours(keep, contours, -1, 0, -1, offset=(-bx0, -by0))
     cv2.drawContours(keep, contours, -1, 0, 2 * r, offset=(-bx0, -by0))
-    w = (keep > 0).astype(np.float32) / m
+    w = np.where(keep > 0, 1.0 / m, np.float32(0.0))
     re = cv2.integral((a * a - b * b) * w, sdepth=cv2.CV_64F)  # |g|^2 cos 4t
     im = cv2.integral(2.0 * a * b * w, sdepth=cv2.CV_64F)  # |g|^2 sin 4t
     h, wd = v.shape
@@ -1228,7 +1237,10 @@ def _unseen_cells(
     k = s.unseen_table_ring
     rr, cc = np.mgrid[r0 - k : r1 + k + 1, c0 - k : c1 + k + 1]
     cells = np.stack([rr.ravel(), cc.ravel()], axis=1)
-    free = np.array([(int(a), int(b)) not in occupied for a, b in cells])
+    occ_grid = np.zeros(rr.shape, bool)
+    for a, b in occupied:
+        occ_grid[a - (r0 - k), b - (c0 - k)] = True
+    free = ~occ_grid.ravel()
     # sample a 5 x 5 grid over the middle 60 % of each cell
     off = np.linspace(-0.3, 0.3, 5)
     du, dv = np.meshgrid(off, off)
@@ -1245,8 +1257,10 @@ def _unseen_cells(
     # colours only in the box the samples span (plus the blur's reach)
     bx0, by0 = max(0, int(xi.min()) - 3), max(0, int(yi.min()) - 3)
     bx1, by1 = min(ww, int(xi.max()) + 4), min(hh, int(yi.max()) + 4)
-    lab = cv2.cvtColor(cv2.GaussianBlur(small[by0:by1, bx0:bx1], (0, 0), 1.0), cv2.COLOR_BGR2Lab)
-    samp = lab[yi - by0, xi - bx0].astype(np.float64).reshape(len(cells), 25, 3)
+    # CIELAB of the sampled pixels only (a per-pixel conversion: the same as converting the box)
+    blurred = cv2.GaussianBlur(small[by0:by1, bx0:bx1], (0, 0), 1.0)
+    lab = cv2.cvtColor(blurred[yi - by0, xi - bx0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+    samp = lab.reshape(len(cells), 25, 3).astype(np.float64)
     ok = inside.reshape(len(cells), 25).all(axis=1)
     mean = samp.mean(axis=1)
     near = (
@@ -1269,10 +1283,10 @@ def _unseen_cells(
     edge = np.zeros(rr.shape, bool)
     edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
     edge |= ~ok.reshape(rr.shape)
-    keep = np.zeros(n_lab, bool)
-    for lbl in range(1, n_lab):
-        comp = lab_grid == lbl
-        keep[lbl] = comp.sum() >= s.unseen_min_region and bool((comp & edge).any())
+    size = np.bincount(lab_grid.ravel(), minlength=n_lab)
+    touches = np.bincount(lab_grid[edge], minlength=n_lab) > 0
+    keep = (size >= s.unseen_min_region) & touches
+    keep[0] = False
     covered = keep[lab_grid].ravel() & near
     unseen = tuple(Pos(int(a), int(b)) for a, b in cells[covered])
     in_box = (cells[:, 0] >= r0) & (cells[:, 0] <= r1) & (cells[:, 1] >= c0) & (cells[:, 1] <= c1)

@@ -144,14 +144,24 @@ class ShapeSettings:
     integral_weight: float = 1.0
 
 
-def single_thread_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]:
-    """``a @ b`` of two 2-D float arrays by OpenCV's ``gemm`` on the calling thread.
+#: OpenBLAS multiplies on one thread up to this many multiply-adds (its
+#: ``SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD`` = 65536 * 4).
+_BLAS_ONE_THREAD_MNK = 65536 * 4
+#: ``cv2.gemm`` uses its blocked kernel from this many rows on (fewer rows: a plain loop,
+#: measured 10x slower on a (99, 576) x (576, 198) product).
+_CV_GEMM_MIN_ROWS = 100
 
-    numpy hands products above about 2.6e5 multiply-adds to OpenBLAS, whose worker threads
+
+def single_thread_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]:
+    """``a @ b`` of two 2-D float arrays, computed on the calling thread.
+
+    numpy hands products above about 2.6e5 multiply-adds to OpenBLAS's worker threads, which
     busy-wait after each call and then compete with OpenCV's thread pool for the same cores:
     measured on the 2-core benchmark machine under load, a (100, 576) x (576, 198) product
-    took 0.2 ms alone and up to 40 ms inside ``detect``. The detector's products are small,
-    so one thread is plenty. float32 stays float32; anything else is computed in float64.
+    took 0.2 ms alone and up to 40 ms inside ``detect``. Small products go to numpy (OpenBLAS
+    stays on one thread there), larger ones to ``cv2.gemm`` (single-threaded; ``a`` padded to
+    100 rows, where OpenCV switches from a plain loop to its blocked kernel). float32 stays
+    float32; anything else is computed in float64.
 
     Args:
         a: ``(m, k)``; b: ``(k, n)``.
@@ -162,9 +172,17 @@ def single_thread_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> ND
     dt = np.float32 if a.dtype == np.float32 and b.dtype == np.float32 else np.float64
     a2 = np.ascontiguousarray(a, dtype=dt)
     b2 = np.ascontiguousarray(b, dtype=dt)
-    if a2.shape[0] == 0 or b2.shape[1] == 0 or a2.shape[1] == 0:
-        return np.zeros((a2.shape[0], b2.shape[1]), dt)
-    out: NDArray[np.floating] = cv2.gemm(a2, b2, 1.0, None, 0.0)
+    m, k = a2.shape
+    n = b2.shape[1]
+    if m * n * k <= _BLAS_ONE_THREAD_MNK or m == 0 or n == 0 or k == 0:
+        small: NDArray[np.floating] = a2 @ b2
+        return small
+    if m < _CV_GEMM_MIN_ROWS:
+        padded = np.zeros((_CV_GEMM_MIN_ROWS, k), dt)
+        padded[:m] = a2
+        out: NDArray[np.floating] = cv2.gemm(padded, b2, 1.0, None, 0.0)[:m]
+        return out
+    out = cv2.gemm(a2, b2, 1.0, None, 0.0)
     return out
 
 
