@@ -312,7 +312,7 @@ def _body_gains(
     sel = (ring > 0) & (holes == 0) & (dark > 0)
     if sel.sum() < 20:
         return np.ones(3, np.float32)
-    body = np.median(small[sel].astype(np.float32), axis=0) + 1.0
+    body = _median_u8(np.ascontiguousarray(small[sel].T)).astype(np.float32) + 1.0
     g = body.mean() / body
     return np.clip(g, 1 / 3, 3).astype(np.float32)
 
@@ -380,13 +380,19 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
             continue
         oc = np.array([o.centre_xy for o in out])
         od = np.array([o.diameter for o in out])
-        for c in g:
-            dist = np.hypot(*(oc - c.centre_xy).T)
-            near = np.nonzero(dist < 0.35 * np.maximum(od, c.diameter))[0]
-            if not len(near):
+        gc = np.array([c.centre_xy for c in g])
+        gd = np.array([c.diameter for c in g])
+        # all pairs with the holes kept before this group at once (a group's own holes are
+        # distinct holes of one mask and are not compared with each other)
+        hit = np.hypot(*(oc[None, :, :] - gc[:, None, :]).transpose(2, 0, 1)) < 0.35 * np.maximum(
+            od[None, :], gd[:, None]
+        )
+        first = np.where(hit.any(axis=1), hit.argmax(axis=1), -1).tolist()
+        for c, j in zip(g, first, strict=True):
+            if j < 0:
                 out.append(c)
                 continue
-            o = out[int(near[0])]
+            o = out[j]
             body = (
                 "square"
                 if "square" in (o.body, c.body)
@@ -450,7 +456,7 @@ def _symbol_candidates(
     ry1 = min(h, int((bx[:, 1] + bx[:, 3]).max()) + r + 1)
     lab = np.zeros((ry1 - ry0, rx1 - rx0), np.uint16)
     for k, i in enumerate(keep_i):
-        cv2.drawContours(lab, contours, i, min(k + 1, 65535), -1, offset=(-rx0, -ry0))
+        cv2.drawContours(lab, [contours[i]], 0, min(k + 1, 65535), -1, offset=(-rx0, -ry0))
     dil = cv2.dilate(lab, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
     in_hole = lab > 0
     ring = (dil > 0) & ~in_hole
@@ -1163,9 +1169,12 @@ def detect(
             basis = [c.diameter for c in cands if c.strong] or [c.diameter for c in cands]
             ref = float(np.percentile(basis, 75))
             cands = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
-        for c in cands:
-            x, y = np.clip(np.round(c.centre_xy).astype(int), 0, [v.shape[1] - 1, v.shape[0] - 1])
-            c.envelope = float(env[y, x])
+        if cands:
+            xy = np.round(np.array([c.centre_xy for c in cands])).astype(int)
+            xs = np.clip(xy[:, 0], 0, v.shape[1] - 1)
+            ys = np.clip(xy[:, 1], 0, v.shape[0] - 1)
+            for c, e in zip(cands, env[ys, xs].tolist(), strict=True):
+                c.envelope = e
         if scale >= max_scale:
             break
         if not cands:  # nothing at all: perhaps tiles too small for this scale
@@ -1490,30 +1499,32 @@ def _assemble(
 
     tiles: list[TileObservation] = []
     names = palette.names
-    for k, i in enumerate(idx):
-        cp = col_read.confidences[k]
-        sp = shape_conf[i]
-        ci, si = int(np.argmax(cp)), int(np.argmax(sp))
+    conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), -1)
+    conf_s = shape_conf[ix] if len(idx) else np.zeros((0, len(SHAPE_ORDER)))
+    best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
+    top_c, top_s = np.argsort(-conf_c, axis=1)[:, :2], np.argsort(-conf_s, axis=1)[:, :2]
+    centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
+    corner_list = corners_all[ix].tolist() if idx else []
+    cell_list = cells[ix].tolist() if idx else []
+    for k in range(len(idx)):
+        cp, sp = conf_c[k], conf_s[k]
+        ci, si = int(best_c[k]), int(best_s[k])
         alts: list[tuple[Tile, float]] = []
-        for cj in np.argsort(-cp)[:2]:
-            for sj in np.argsort(-sp)[:2]:
+        for cj in top_c[k].tolist():
+            for sj in top_s[k].tolist():
                 if cj == ci and sj == si:
                     continue
-                alts.append((Tile(names[int(cj)], SHAPE_ORDER[int(sj)]), float(cp[cj] * sp[sj])))
+                alts.append((Tile(names[cj], SHAPE_ORDER[sj]), float(cp[cj] * sp[sj])))
         alts.sort(key=lambda a: -a[1])
-        row, col = cells[i]
-        corners = corners_all[i]
+        row, col = cell_list[k]
         tiles.append(
             TileObservation(
-                pos=Pos(int(row), int(col)),
+                pos=Pos(row, col),
                 tile=Tile(names[ci], SHAPE_ORDER[si]),
                 color_confidence=float(cp[ci]),
                 shape_confidence=float(sp[si]),
-                center_xy=(
-                    float(cands[i].centre_xy[0] / scale),
-                    float(cands[i].centre_xy[1] / scale),
-                ),
-                corners_xy=tuple((float(x), float(y)) for x, y in corners),  # type: ignore[arg-type]
+                center_xy=(centre_xy[k][0], centre_xy[k][1]),
+                corners_xy=tuple((x, y) for x, y in corner_list[k]),  # type: ignore[arg-type]
                 alternatives=tuple(alts),
             )
         )

@@ -364,10 +364,11 @@ def radial_profiles(
             borderValue=0,
         ).reshape(b - a, bins, n_r)
     th = np.arange(bins) * (2 * math.pi / bins)
-    inside = vals >= 128
-    any_in = inside.any(axis=2)
-    last = n_r - 1 - np.argmax(inside[:, :, ::-1], axis=2)
-    prof = np.where(any_in, (last + 1.0) * step, 0.0)
+    # 1 + index of the outermost sample inside (0: none), in one pass over the samples
+    rank = np.arange(1, n_r + 1, dtype=np.uint8 if n_r < 256 else np.uint16)
+    reach = np.where(vals >= 128, rank, rank.dtype.type(0)).max(axis=2)
+    any_in = reach > 0
+    prof = reach * step
     for i in np.nonzero(ok & ~any_in.all(axis=1))[0]:  # rare: fill gaps circularly
         good = np.nonzero(any_in[i])[0]
         if len(good) == 0:
