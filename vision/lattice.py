@@ -149,14 +149,23 @@ def fit_lattice(
 
     def push_links(i: int) -> None:
         c, s = math.cos(local_theta[i]), math.sin(local_theta[i])
-        for j in np.nonzero((d[i] < settings.grow_radius * local[i]) & ~known)[0]:
-            dx, dy = pts[j] - pts[i]
-            gc = (c * dx + s * dy) / local[i]
-            gr = (-s * dx + c * dy) / local[i]
-            rc, rr = round(gc), round(gr)
-            res = math.hypot(gc - rc, gr - rr)
-            if res <= settings.max_step_residual and (rc, rr) != (0, 0):
-                heapq.heappush(heap, (res, int(j), i, rr, rc))
+        js = np.nonzero((d[i] < settings.grow_radius * local[i]) & ~known)[0]
+        if not len(js):
+            return
+        dxy = pts[js] - pts[i]  # all of i's candidate links at once
+        gc = (c * dxy[:, 0] + s * dxy[:, 1]) / local[i]
+        gr = (-s * dxy[:, 0] + c * dxy[:, 1]) / local[i]
+        rc, rr = np.round(gc), np.round(gr)  # half to even, as round()
+        res = np.hypot(gc - rc, gr - rr)
+        ok = (res <= settings.max_step_residual) & ((rc != 0) | (rr != 0))
+        for r_, j, a, b in zip(
+            res[ok].tolist(),
+            js[ok].tolist(),
+            rr[ok].astype(np.int64).tolist(),
+            rc[ok].astype(np.int64).tolist(),
+            strict=True,
+        ):
+            heapq.heappush(heap, (r_, j, i, a, b))
 
     known[seed] = True
     push_links(seed)
