@@ -1,0 +1,84 @@
+"""The detector's fast paths give what the plain numpy formulas they replace give.
+
+Speed itself is measured by ``python -m benchmarks vision`` (never by timed tests); these tests
+pin the arithmetic of the shortcuts: histogram medians, the single-threaded matrix product,
+the band-only edge slope and the uint8 ray canvas, plus a board of look-alikes that yields
+candidates but no tile.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detect import _edge_blur, _median_u8, detect
+from vision.shapes import radial_profiles, single_thread_matmul
+
+
+@pytest.mark.parametrize("length", [1, 2, 7, 535, 536])
+def test_histogram_median_equals_numpy_median(length: int) -> None:
+    rng = np.random.default_rng(length)
+    a = rng.integers(0, 256, (5, 3, length)).astype(np.uint8)
+    a[0, 0] = 255  # constant rows and the extremes too
+    a[1, 1] = 0
+    got = _median_u8(a)
+    assert got.shape == (5, 3)
+    np.testing.assert_array_equal(got, np.median(a, axis=-1))
+
+
+@pytest.mark.parametrize(
+    ("m", "k", "n"),
+    [(0, 3, 4), (5, 3, 4), (2, 576, 198), (94, 576, 198), (150, 576, 198), (100, 4, 2304)],
+)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_single_thread_matmul_equals_numpy(m: int, k: int, n: int, dtype: type) -> None:
+    rng = np.random.default_rng(m * 1000 + n)
+    a = rng.random((m, k)).astype(dtype)
+    b = rng.random((k, n)).astype(dtype)
+    got = single_thread_matmul(a, b)
+    assert got.shape == (m, n) and got.dtype == dtype
+    np.testing.assert_allclose(got, a @ b, rtol=1e-4, atol=1e-3)
+
+
+def test_edge_blur_equals_the_numpy_gradient_formula() -> None:
+    rng = np.random.default_rng(3)
+    p = 24
+    # blurred random blobs: many pixels in the 0.3-0.7 band, some on the patch border
+    raw = (rng.random((6, p, p)) > 0.5).astype(np.float32)
+    score = np.stack([cv2.GaussianBlur(r, (0, 0), 2.0) for r in raw]).astype(np.float32)
+    score[5] = 0.0  # no band at all: 0
+    gy, gx = np.gradient(score, axis=(1, 2))
+    band = (score > 0.3) & (score < 0.7)
+    cnt = band.sum(axis=(1, 2))
+    mean = (np.hypot(gx, gy) * band).sum(axis=(1, 2)) / np.maximum(cnt, 1)
+    sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
+    want = np.where(cnt > 0, sig / p, 0.0)
+    np.testing.assert_allclose(_edge_blur(score, p), want, rtol=1e-5)
+    assert _edge_blur(score, p)[5] == 0.0
+
+
+def test_radial_profile_of_a_disc_is_flat_and_of_a_square_peaks_at_corners() -> None:
+    p = 48
+    disc = np.zeros((p, p), np.uint8)
+    cv2.circle(disc, (24, 24), 14, 1, -1)
+    square = np.zeros((p, p), np.uint8)
+    square[12:36, 12:36] = 1
+    prof, sol, ok = radial_profiles(np.stack([disc, square, np.zeros_like(disc)]) > 0, 72)
+    assert ok.tolist() == [True, True, False]
+    assert np.ptp(prof[0]) < 0.1  # radius within a sample step all round
+    # square: the diagonals (45, 135, ... degrees = bins 9, 27, 45, 63) reach sqrt(2) farther
+    assert prof[1][[9, 27, 45, 63]].min() > 1.3 * prof[1][[0, 18, 36, 54]].max()
+    assert sol[0] > 0.95 and sol[1] > 0.95
+
+
+def test_look_alikes_give_candidates_but_no_tiles() -> None:
+    """Round black blobs with bright dots are symbol holes, but no blob is a square tile."""
+    img = np.full((480, 640, 3), 170, np.uint8)
+    for k in range(6):
+        centre = (80 + 90 * k, 240)
+        cv2.circle(img, centre, 30, (20, 20, 20), -1)
+        cv2.circle(img, centre, 9, (40, 200, 230), -1)
+    obs = detect(img, debug=True)
+    assert obs.debug is not None and len(obs.debug["candidates"]) == 6
+    assert obs.tiles == () and obs.lattice is None and obs.unseen == ()
