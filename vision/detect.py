@@ -335,8 +335,8 @@ def _dark_mask(
     """Tile-body mask ``V < dark_ratio * E`` (0/255; black paint under any light level) and
     the envelope ``E``."""
     env = _envelope(v, s)
-    vs = cv2.medianBlur(v, 3).astype(np.float32)
-    return (vs < s.dark_ratio * env).astype(np.uint8) * 255, env
+    vs = cv2.medianBlur(v, 3)
+    return (vs < s.dark_ratio * env).view(np.uint8) * np.uint8(255), env
 
 
 def _neutral_mask(
@@ -1142,8 +1142,10 @@ def detect(
             x0, y0, x1, y1 = box
             c_lift: list[_Candidate] = []
             if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
-                vb = cv2.medianBlur(v[y0:y1, x0:x1], 3).astype(np.float32)
-                lifted = (vb < s.dark_ratio_lifted * env[y0:y1, x0:x1]).astype(np.uint8) * 255
+                vb = cv2.medianBlur(v[y0:y1, x0:x1], 3)
+                lifted = (vb < s.dark_ratio_lifted * env[y0:y1, x0:x1]).view(np.uint8) * np.uint8(
+                    255
+                )
                 c_lift, _ = _symbol_candidates(
                     lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
                 )
