@@ -147,34 +147,44 @@ def fit_lattice(
     seed = int(np.argmin(np.hypot(*(pts - np.median(pts, axis=0)).T)))
     heap: list[tuple[float, int, int, int, int]] = []
 
-    def push_links(i: int) -> None:
-        c, s = math.cos(local_theta[i]), math.sin(local_theta[i])
-        js = np.nonzero((d[i] < settings.grow_radius * local[i]) & ~known)[0]
-        if not len(js):
-            return
-        dxy = pts[js] - pts[i]  # all of i's candidate links at once
-        gc = (c * dxy[:, 0] + s * dxy[:, 1]) / local[i]
-        gr = (-s * dxy[:, 0] + c * dxy[:, 1]) / local[i]
-        rc, rr = np.round(gc), np.round(gr)  # half to even, as round()
-        res = np.hypot(gc - rc, gr - rr)
-        ok = (res <= settings.max_step_residual) & ((rc != 0) | (rr != 0))
-        for r_, j, a, b in zip(
-            res[ok].tolist(),
-            js[ok].tolist(),
-            rr[ok].astype(np.int64).tolist(),
-            rc[ok].astype(np.int64).tolist(),
-            strict=True,
-        ):
-            heapq.heappush(heap, (r_, j, i, a, b))
+    # every tile's candidate links at once: the step to j in i's own frame, rounded to
+    # a cell; kept when it is a whole step within ``max_step_residual`` of a cell
+    cos_t = np.array([math.cos(t) for t in local_theta])
+    sin_t = np.array([math.sin(t) for t in local_theta])
+    li, lj = np.nonzero(d < settings.grow_radius * local[:, None])  # pairs in reach only
+    dx = pts[lj, 0] - pts[li, 0]
+    dy = pts[lj, 1] - pts[li, 1]
+    gc = (cos_t[li] * dx + sin_t[li] * dy) / local[li]
+    gr = (-sin_t[li] * dx + cos_t[li] * dy) / local[li]
+    rc, rr = np.round(gc), np.round(gr)  # half to even, as round()
+    res = np.hypot(gc - rc, gr - rr)
+    ok = (res <= settings.max_step_residual) & ((rc != 0) | (rr != 0))
+    li, lj, res, rr, rc = li[ok], lj[ok], res[ok], rr[ok], rc[ok]
+    links: list[list[tuple[float, int, int, int]]] = [[] for _ in range(n)]
+    for a, b, r_, s_r, s_c in zip(
+        li.tolist(),
+        lj.tolist(),
+        res.tolist(),
+        rr.astype(np.int64).tolist(),
+        rc.astype(np.int64).tolist(),
+        strict=True,
+    ):
+        links[a].append((r_, b, s_r, s_c))
+    is_known = [False] * n
 
-    known[seed] = True
+    def push_links(i: int) -> None:
+        for r_, j, s_r, s_c in links[i]:
+            if not is_known[j]:
+                heapq.heappush(heap, (r_, j, i, s_r, s_c))
+
+    known[seed] = is_known[seed] = True
     push_links(seed)
     while heap:
-        _, j, i, rr, rc = heapq.heappop(heap)
-        if known[j]:
+        _, j, i, step_r, step_c = heapq.heappop(heap)
+        if is_known[j]:
             continue
-        cells[j] = cells[i] + (rr, rc)
-        known[j] = True
+        cells[j] = cells[i] + (step_r, step_c)
+        known[j] = is_known[j] = True
         push_links(j)
 
     h = _fit(pts[known], cells[known], pitch0, theta, settings)

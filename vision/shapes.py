@@ -147,42 +147,33 @@ class ShapeSettings:
 #: OpenBLAS multiplies on one thread up to this many multiply-adds (its
 #: ``SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD`` = 65536 * 4).
 _BLAS_ONE_THREAD_MNK = 65536 * 4
-#: ``cv2.gemm`` uses its blocked kernel from this many rows on (fewer rows: a plain loop,
-#: measured 10x slower on a (99, 576) x (576, 198) product).
-_CV_GEMM_MIN_ROWS = 100
 
 
 def single_thread_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]:
-    """``a @ b`` of two 2-D float arrays, computed on the calling thread.
+    """``a @ b`` of two 2-D float arrays, kept on OpenBLAS's single-threaded path.
 
     numpy hands products above about 2.6e5 multiply-adds to OpenBLAS's worker threads, which
     busy-wait after each call and then compete with OpenCV's thread pool for the same cores:
     measured on the 2-core benchmark machine under load, a (100, 576) x (576, 198) product
-    took 0.2 ms alone and up to 40 ms inside ``detect``. Small products go to numpy (OpenBLAS
-    stays on one thread there), larger ones to ``cv2.gemm`` (single-threaded; ``a`` padded to
-    100 rows, where OpenCV switches from a plain loop to its blocked kernel). float32 stays
-    float32; anything else is computed in float64.
+    took 0.2 ms alone and up to 40 ms inside ``detect`` (``cv2.gemm`` is no way out: below
+    100 rows it is a plain loop, 10x slower). So the rows of ``a`` are multiplied in blocks
+    small enough for OpenBLAS to stay on the calling thread (one row at least).
 
     Args:
         a: ``(m, k)``; b: ``(k, n)``.
 
     Returns:
-        ``(m, n)``.
+        ``(m, n)`` in numpy's result type.
     """
-    dt = np.float32 if a.dtype == np.float32 and b.dtype == np.float32 else np.float64
-    a2 = np.ascontiguousarray(a, dtype=dt)
-    b2 = np.ascontiguousarray(b, dtype=dt)
-    m, k = a2.shape
-    n = b2.shape[1]
-    if m * n * k <= _BLAS_ONE_THREAD_MNK or m == 0 or n == 0 or k == 0:
-        small: NDArray[np.floating] = a2 @ b2
-        return small
-    if m < _CV_GEMM_MIN_ROWS:
-        padded = np.zeros((_CV_GEMM_MIN_ROWS, k), dt)
-        padded[:m] = a2
-        out: NDArray[np.floating] = cv2.gemm(padded, b2, 1.0, None, 0.0)[:m]
-        return out
-    out = cv2.gemm(a2, b2, 1.0, None, 0.0)
+    m, k = a.shape
+    n = b.shape[1]
+    rows = max(1, _BLAS_ONE_THREAD_MNK // max(1, k * n))
+    if rows >= m:
+        whole: NDArray[np.floating] = a @ b
+        return whole
+    out: NDArray[np.floating] = np.empty((m, n), np.result_type(a, b))
+    for i in range(0, m, rows):
+        np.matmul(a[i : i + rows], b, out=out[i : i + rows])
     return out
 
 
