@@ -326,7 +326,7 @@ def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
     env = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     env = cv2.GaussianBlur(env, (0, 0), k / 2)
     env_f = cv2.resize(env, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    return np.maximum(env_f, 8.0)
+    return np.maximum(env_f, np.float32(8.0), out=env_f)
 
 
 def _dark_mask(
@@ -530,18 +530,29 @@ def _edge_angles(
     v = v[by0:by1, bx0:bx1]
     gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)
-    gx2, gy2, gxy = gx * gx, gy * gy, gx * gy
-    a = gx2 - gy2  # |g|^2 cos 2t
-    b = 2.0 * gxy  # |g|^2 sin 2t
-    m = gx2 + gy2 + 1e-3
+    # in place where possible (fresh full-size temporaries cost page faults)
+    a = gx * gx
+    t = gy * gy
+    m = a + t
+    m += np.float32(1e-3)  # |g|^2
+    a -= t  # |g|^2 cos 2t
+    b = np.multiply(gx, gy, out=gx)
+    b *= np.float32(2.0)  # |g|^2 sin 2t
     keep = np.full(v.shape, 255, np.uint8)
     r = max(2, round(0.2 * float(np.median([c.diameter for c in cands]))))
     contours = [c.contour for c in cands]
     cv2.drawContours(keep, contours, -1, 0, -1, offset=(-bx0, -by0))
     cv2.drawContours(keep, contours, -1, 0, 2 * r, offset=(-bx0, -by0))
-    w = np.where(keep > 0, 1.0 / m, np.float32(0.0))
-    re = cv2.integral((a * a - b * b) * w, sdepth=cv2.CV_64F)  # |g|^2 cos 4t
-    im = cv2.integral(2.0 * a * b * w, sdepth=cv2.CV_64F)  # |g|^2 sin 4t
+    w = np.divide(np.float32(1.0), m, out=m)  # 1 / |g|^2, 0 on the symbols and their band
+    w[keep == 0] = 0.0
+    re_in = np.multiply(a, a, out=t)
+    re_in -= np.multiply(b, b, out=gy)
+    re_in *= w  # |g|^2 cos 4t
+    im_in = np.multiply(a, b, out=a)
+    im_in *= np.float32(2.0)
+    im_in *= w  # |g|^2 sin 4t
+    re = cv2.integral(re_in, sdepth=cv2.CV_64F)
+    im = cv2.integral(im_in, sdepth=cv2.CV_64F)
     h, wd = v.shape
     ctr = ctr_all - np.array([bx0, by0])
     hs = np.maximum(3.0, half)
@@ -708,20 +719,21 @@ def _read_patches(
     planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
     planes = np.ascontiguousarray(planes.transpose(0, 2, 1))
     body_c = _median_u8(planes[:, :, geo.body_idx]).astype(np.float32)  # (n, 3)
-    pf = planes.astype(np.float32)
-    sym_c = pf[:, :, geo.centre_idx].mean(axis=2)
+    # (float32 copies of the gathered pixels only; the sums are of small integers, exact)
+    sym_c = planes[:, :, geo.centre_idx].mean(axis=2, dtype=np.float32)
     d = sym_c - body_c
     dd = (d * d).sum(axis=1)
-    ring = pf[:, :, geo.body_idx] - body_c[:, :, None]  # (n, 3, R)
+    ring = planes[:, :, geo.body_idx].astype(np.float32)
+    ring -= body_c[:, :, None]  # (n, 3, R)
     dev = np.sqrt((ring * ring).sum(axis=1))  # (n, R)
     tol = np.maximum(s.body_tolerance * np.sqrt(dd), s.body_noise_factor * np.median(dev, axis=1))
     uniform = (dev <= tol[:, None]).mean(axis=1)
     ok = (dd >= s.min_symbol_contrast**2) & (uniform >= s.min_body_uniform)
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
-    score = pf[:, 0] * dn[:, 0:1]
-    score += pf[:, 1] * dn[:, 1:2]
-    score += pf[:, 2] * dn[:, 2:3]
+    score = planes[:, 0] * dn[:, 0:1]
+    score += planes[:, 1] * dn[:, 1:2]
+    score += planes[:, 2] * dn[:, 2:3]
     score -= ((body_c * dn).sum(axis=1))[:, None]  # (n, p * p)
     mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
     mm = mask.reshape(n * p, p).view(np.uint8)
@@ -755,9 +767,11 @@ def _read_patches(
     if small.any():
         inner_sym[small] = sym8.reshape(n, pp)[small]
         n_inner = inner_sym.sum(axis=1, dtype=np.int64)
-    raw = mosaic.reshape(n, pp, 3).astype(np.float32)
+    # mean raw colour of the inner symbol pixels: sums over those pixels only (exact integers)
+    t_in, px_in = np.nonzero(inner_sym)
+    raw_in = mosaic.reshape(n, pp, 3)[t_in, px_in].astype(np.float64)  # (K, 3) B G R
     sym_bgr = (
-        np.matmul(inner_sym.astype(np.float32)[:, None, :], raw)[:, 0, :].astype(np.float64)
+        np.stack([np.bincount(t_in, weights=raw_in[:, ch], minlength=n) for ch in range(3)], axis=1)
         / np.maximum(n_inner, 1)[:, None]
     )
     lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, pp)
@@ -787,9 +801,9 @@ def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
     m = int(np.prod(lead))
     if m == 0 or r == 0:
         return np.median(a, axis=-1)
-    flat = a.reshape(m, r).astype(np.int64)
-    flat += (np.arange(m, dtype=np.int64) * 256)[:, None]
-    cs = np.bincount(flat.ravel(), minlength=m * 256).reshape(m, 256).cumsum(axis=1)
+    flat = a.reshape(m, r).astype(np.int32)
+    flat += (np.arange(m, dtype=np.int32) * 256)[:, None]
+    cs = np.bincount(flat.ravel(), minlength=m * 256).reshape(m, 256).cumsum(axis=1, dtype=np.int32)
     lo = (cs <= (r - 1) // 2).sum(axis=1)  # the ((r-1)//2)-th smallest value
     hi = (cs <= r // 2).sum(axis=1)
     out: NDArray[np.float64] = ((lo + hi) / 2.0).reshape(lead)

@@ -345,7 +345,8 @@ def radial_profiles(
         b = min(n, a + chunk)
         canvas = np.zeros((b - a, side, side), np.uint8)
         canvas[:, off : off + p, off : off + p] = m8[a:b] * np.uint8(255)
-        my_c = my[a:b] + (np.arange(b - a, dtype=np.float32) * side)[:, None, None]
+        my_c = my[a:b]
+        my_c += (np.arange(b - a, dtype=np.float32) * side)[:, None, None]  # in place
         vals[a:b] = cv2.remap(
             canvas.reshape((b - a) * side, side),
             mx[a:b].reshape((b - a) * bins, n_r),
