@@ -305,14 +305,20 @@ def _body_gains(
     """
     if not cands:
         return np.ones(3, np.float32)
-    holes = np.zeros(dark.shape, np.uint8)
-    cv2.drawContours(holes, [c.contour for c in cands], -1, 255, -1)
     r = max(2, round(0.15 * float(np.median([c.diameter for c in cands]))))
+    # only the box around the symbols and their rings holds selected pixels
+    bx = np.array([c.bbox for c in cands])
+    h, w = dark.shape
+    x0, y0 = max(0, int(bx[:, 0].min()) - r - 1), max(0, int(bx[:, 1].min()) - r - 1)
+    x1 = min(w, int((bx[:, 0] + bx[:, 2]).max()) + r + 1)
+    y1 = min(h, int((bx[:, 1] + bx[:, 3]).max()) + r + 1)
+    holes = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(holes, [c.contour for c in cands], -1, 255, -1, offset=(-x0, -y0))
     ring = cv2.dilate(holes, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
-    sel = (ring > 0) & (holes == 0) & (dark > 0)
+    sel = (ring > 0) & (holes == 0) & (dark[y0:y1, x0:x1] > 0)
     if sel.sum() < 20:
         return np.ones(3, np.float32)
-    body = _median_u8(np.ascontiguousarray(small[sel].T)).astype(np.float32) + 1.0
+    body = _median_u8(np.ascontiguousarray(small[y0:y1, x0:x1][sel].T)).astype(np.float32) + 1.0
     g = body.mean() / body
     return np.clip(g, 1 / 3, 3).astype(np.float32)
 
