@@ -1171,14 +1171,19 @@ def detect(
                 )
             neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
             c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-            for c in c_lift + c_neutral:
-                c.strong = False  # weaker evidence: joins the board only next to it
-                if x0 or y0:  # back to work-image coordinates
-                    off = np.array([[[x0, y0]]], np.int32)
-                    c.centre_xy = c.centre_xy + np.array([x0, y0], np.float64)
-                    c.contour = c.contour + off
-                    c.parent_contour = c.parent_contour + off
-                    c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
+            off = np.array([[[x0, y0]]], np.int32)
+            off_xy = np.array([x0, y0], np.float64)
+            for group in (c_lift, c_neutral):
+                moved: dict[int, NDArray[np.int32]] = {}  # a shared body region moves once
+                for c in group:
+                    c.strong = False  # weaker evidence: joins the board only next to it
+                    if x0 or y0:  # back to work-image coordinates
+                        c.centre_xy = c.centre_xy + off_xy
+                        c.contour = c.contour + off
+                        if c.parent not in moved:
+                            moved[c.parent] = c.parent_contour + off
+                        c.parent_contour = moved[c.parent]
+                        c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
             # weak symbols found near the box edge may continue the board (a glare spot
             # washing out a whole arm of it): search again around them too
             if not c_dark or not (c_lift or c_neutral):
