@@ -634,6 +634,20 @@ class GameStore:
             for r in rows
         ]
 
+    def revision(self, game_id: int) -> tuple[int, str]:
+        """A cheap token that changes whenever anyone writes to the game: ``(log rows,
+        updated timestamp)``. Every append and correction adds a log row; :meth:`set_setup`
+        and :meth:`set_status` move ``updated``. A reader that keeps the token it read
+        *before* loading :meth:`game` reloads only when the token moved (the live tracker
+        learning UI corrections, see :mod:`vision.tracking`).
+
+        Raises:
+            UnknownGameError: no such game.
+        """
+        with self._lock:
+            row = self._game_row(game_id)
+            return self._next_seq(game_id), str(row["updated"])
+
     def has_key(self, game_id: int, key: str) -> bool:
         """Whether an append with this idempotency key is stored."""
         with self._lock:
