@@ -25,7 +25,13 @@ detector. Per observation:
    exchanges and passes entered in the UI keep the turn order. Anything else — tiles vanished or
    changed, an illegal diff, tiles in two lines (two moves without a settle), an ambiguous
    reading — becomes a :class:`scorer.game.Review` turn with what was seen and the best legal
-   candidates: never dropped, never guessed.
+   candidates: never dropped, never guessed. When the added tiles are no legal single move,
+   the Review also lists the ways to read them as two consecutive legal turns
+   (``Review.splits``, :func:`scorer.infer.split_moves`) for the user to accept.
+
+Before aligning a settled board the tracker checks the sink's ``version()``: when anyone else
+wrote to the game (the web UI resolving a review, correcting, deleting or inserting a turn), it
+re-reads the game and diffs against the corrected table from then on (:meth:`Tracker._sync`).
 
 The tracker writes to a :class:`GameSink`: :class:`StoreSink` (the SQLite store, for ``serve``
 and ``replay``) or :class:`MemorySink` (an in-memory :class:`scorer.game.Game`, for tests).
