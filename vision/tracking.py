@@ -25,7 +25,13 @@ detector. Per observation:
    exchanges and passes entered in the UI keep the turn order. Anything else — tiles vanished or
    changed, an illegal diff, tiles in two lines (two moves without a settle), an ambiguous
    reading — becomes a :class:`scorer.game.Review` turn with what was seen and the best legal
-   candidates: never dropped, never guessed.
+   candidates: never dropped, never guessed. When the added tiles are no legal single move,
+   the Review also lists the ways to read them as two consecutive legal turns
+   (``Review.splits``, :func:`scorer.infer.split_moves`) for the user to accept.
+
+Before aligning a settled board the tracker checks the sink's ``version()``: when anyone else
+wrote to the game (the web UI resolving a review, correcting, deleting or inserting a turn), it
+re-reads the game and diffs against the corrected table from then on (:meth:`Tracker._sync`).
 
 The tracker writes to a :class:`GameSink`: :class:`StoreSink` (the SQLite store, for ``serve``
 and ``replay``) or :class:`MemorySink` (an in-memory :class:`scorer.game.Game`, for tests).
@@ -95,6 +101,9 @@ class TrackerSettings:
         setup_first_frame: the first settled board is the setup, not a move
             (``--setup first-frame``).
         max_candidates: candidates kept in a Review (best first).
+        max_splits: two-turn readings kept in a Review whose tiles are no legal move as one
+            turn (:func:`scorer.infer.split_moves`; its own limits cap the search at a few ms).
+            4: two parts of up to 6 tiles rarely split more ways; 0 turns the search off.
         late_sightings: when a settled run ends, a cell seen in at least this many of its
             observations, always with the same reading, but in too few for the majority vote,
             is added and the run settled again (a tile the detector finds only now and then,
@@ -127,6 +136,7 @@ class TrackerSettings:
     stills: bool = False
     setup_first_frame: bool = False
     max_candidates: int = 3
+    max_splits: int = 4
     max_flicker: int = 2
     late_sightings: int = 2
     confirm_settles: int = 2
@@ -152,19 +162,32 @@ class GameSink(Protocol):
         ...
 
 
+# Optional sink methods (looked up with ``getattr``, so older sinks keep working):
+# ``replace_event(index, event)`` — the tracker completing its own move with a tile seen late;
+# ``version() -> Hashable`` — a token that changes whenever anyone (the web UI too) writes to
+# the game. With it the tracker reloads the game only when the token moved; without it, it
+# compares its board with the game's at every settle (correct, a little slower).
+
+
 class MemorySink:
     """An in-memory :class:`~scorer.game.Game` as a sink (tests, ``replay`` without a DB)."""
 
     def __init__(self, game: Game):
         self._game = game
         self.frames: list[int | None] = []
+        self._version = 0
 
     def game(self) -> Game:
         return self._game
 
+    def version(self) -> int:
+        """Counts the writes (appends, corrections, setup)."""
+        return self._version
+
     def append(self, event: Event, *, frame: int | None) -> int:
         self._game = self._game.append(event)
         self.frames.append(frame)
+        self._version += 1
         return len(self._game.events) - 1
 
     def set_setup(self, board: Board) -> None:
@@ -178,14 +201,17 @@ class MemorySink:
             tie_break=self._game.tie_break,
             colors=self._game.colors,
         )
+        self._version += 1
 
     def replace(self, game: Game) -> None:
         """Swap in an edited game (what a UI correction does), e.g. an exchange entered."""
         self._game = game
+        self._version += 1
 
     def replace_event(self, index: int, event: Event) -> None:
         """Correct event ``index`` (the tracker completing a move with a tile seen late)."""
         self._game = self._game.replace_event(index, event)
+        self._version += 1
 
 
 class StoreSink:
@@ -205,6 +231,11 @@ class StoreSink:
 
     def game(self) -> Game:
         return self.store.game(self.game_id)
+
+    def version(self) -> tuple[int, str]:
+        """:meth:`scorer.store.GameStore.revision`: moves with every write, by anyone (the
+        web UI's corrections run in request threads; the store serialises them)."""
+        return self.store.revision(self.game_id)
 
     def append(self, event: Event, *, frame: int | None) -> int:
         key = None
@@ -319,7 +350,7 @@ def align_boards(
 # --------------------------------------------------------------------------- events
 
 
-TrackerEventKind = Literal["move", "review", "setup", "realigned", "settled"]
+TrackerEventKind = Literal["move", "review", "setup", "realigned", "settled", "rebased"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +360,9 @@ class TrackerEvent:
     Attributes:
         kind: ``move`` (a Place appended), ``review`` (a Review appended), ``setup`` (the first
             board taken as setup), ``realigned`` (the board moved in the picture: a bump,
-            re-registered, nothing appended), ``settled`` (a settled board with no change).
+            re-registered, nothing appended), ``settled`` (a settled board with no change),
+            ``rebased`` (someone else — the web UI — corrected the game: the tracker re-read
+            its board and player to move before diffing; nothing appended).
         frame_index: the frame whose observation completed the settle.
         t: media time of that frame, seconds.
         settled_t: media time of the first observation of the settled run (when the board
@@ -376,6 +409,7 @@ class _Run:
     streak: dict[Pos, int] = field(default_factory=dict)  # frames a cell differs from ``cells``
     deferred: bool = False  # the settle's reading was unclear: decide when the run ends
     committed: int | None = None  # index of the Place this run's settle appended
+    committed_event: Place | None = None  # that Place (the index is checked against it)
 
 
 # --------------------------------------------------------------------------- the tracker
@@ -407,13 +441,11 @@ class Tracker:
         self.sink = sink
         self.settings = settings
         self.first_player = first_player
+        self._version = self._sink_version()  # read before the game: a write after it shows
         game = sink.game()
-        self.baseline: dict[Pos, Tile] = dict(replay(game).board.items()) if (
-            game.events or game.setup) else {}  # fmt: skip
-        for ev in game.events:  # unresolved reviews: their tiles are on the table
-            if isinstance(ev, Review):
-                for p, t in ev.seen.tiles:
-                    self.baseline.setdefault(p, t)
+        self.baseline: dict[Pos, Tile] = _table(game)
+        # cells a correction changed: p -> (the game's tile or None, what the camera had there)
+        self._overrides: dict[Pos, tuple[Tile | None, Tile | None]] = {}
         self._need_setup = settings.setup_first_frame and not game.events and not game.setup
         self._transform = IDENTITY  # last run -> game transform
         self._run: _Run | None = None
@@ -501,6 +533,98 @@ class Tracker:
         reading waiting for the end of the period, tiles seen only now and then)."""
         return self._late(self._run, time.perf_counter())
 
+    # -- corrections from elsewhere (the web UI) -----------------------------------------------
+    def _sink_version(self) -> object:
+        version = getattr(self.sink, "version", None)
+        return version() if callable(version) else None
+
+    def _sync(self, frame_index: int, t: float, settled_t: float) -> list[TrackerEvent]:
+        """Re-read the game when someone else wrote to it (a review resolved, a move corrected,
+        replaced or deleted, a turn inserted in the web page): the board the tracker diffs
+        against becomes the game's table again, so a phantom tile the user removed is gone
+        from the next diff and a tile the user added is not reported as a new move. The player
+        to move is read from the game at every commit anyway (:meth:`_next_player`).
+
+        The committed board is kept in the game's coordinates (``self._transform`` maps the
+        camera's lattice onto them), so the game's table needs no mapping; the transform stays
+        valid because the tiles the correction did not touch still pin it down
+        (:func:`align_boards` re-checks it at every settle).
+
+        Cells the correction changed are remembered in ``self._overrides``: while the camera
+        keeps reading there what it read before the correction, the user's word wins (a
+        detector misreading a cell — an empty pocket walled in by tiles, glare on a symbol —
+        usually misreads it again the same way on the next frames). The version token is read
+        before the game, so a write racing with the reload only causes one more reload.
+        """
+        version = self._sink_version()
+        if version is not None and version == self._version:
+            return []
+        game = self.sink.game()
+        self._version = version
+        if self._need_setup and (game.events or game.setup):
+            self._need_setup = False  # the UI entered the setup or the first turns itself
+        table = _table(game)
+        if table == self.baseline:
+            return []  # our own write, an exchange or a pass: the table is as we have it
+        old = self.baseline
+        touched = sorted(p for p in old.keys() | table.keys() if old.get(p) != table.get(p))
+        for p in touched:
+            camera = self._overrides[p][1] if p in self._overrides else old.get(p)
+            if table.get(p) == camera:
+                self._overrides.pop(p, None)
+            else:
+                self._overrides[p] = (table.get(p), camera)
+        self.baseline = dict(table)
+        self._pending.clear()  # losses are confirmed afresh against the corrected table
+        self._reported_cells -= frozenset(touched)
+        removed = [p for p in touched if p not in table]
+        added = [p for p in touched if p not in old]
+        parts = []
+        if removed:
+            parts.append(f"{len(removed)} tile(s) removed at {_cells(removed)}")
+        if added:
+            parts.append(f"{len(added)} tile(s) added at {_cells(added)}")
+        if len(touched) > len(removed) + len(added):
+            parts.append(f"{len(touched) - len(removed) - len(added)} tile(s) changed")
+        return [TrackerEvent(
+            "rebased", frame_index, t, settled_t, None, None, Board(self.baseline),
+            self._transform, "game corrected elsewhere: " + ", ".join(parts),
+        )]  # fmt: skip
+
+    def _apply_overrides(
+        self, after: dict[Pos, list[Tile]], sighted: set[Pos]
+    ) -> dict[Pos, list[Tile]]:
+        """The settled board with the user's corrections winning over repeated misreadings.
+
+        Per overridden cell ``p`` (user's tile ``u`` or None, camera's earlier reading ``c``):
+        the camera reads ``c`` again -> the cell is what the user said (dropped when ``u`` is
+        None); it reads ``u`` -> it agrees, the override ends; it reads something else -> a
+        real change, the override ends and the reading counts; it sees nothing during the
+        whole run -> for ``u`` None it agrees (the override ends), for a tile ``u`` the
+        camera just cannot see it: not reported vanished (see :meth:`_settled`).
+        """
+        out = dict(after)
+        for p, (user, camera) in list(self._overrides.items()):
+            r = out.get(p)
+            if r is None:
+                if user is None and p not in sighted:
+                    del self._overrides[p]
+            elif user is not None and user in r[:3]:
+                del self._overrides[p]
+            elif camera is not None and r[0] == camera:
+                if user is None:
+                    del out[p]
+                else:
+                    out[p] = [user]
+            else:
+                del self._overrides[p]
+        return out
+
+    def _masked(self, p: Pos, tile: Tile) -> bool:
+        """The camera reads at ``p`` what a correction overruled there."""
+        o = self._overrides.get(p)
+        return o is not None and o[1] == tile
+
     # -- gating -------------------------------------------------------------------------------
     def _gate(self, obs: Observation, motion: float | None) -> str:
         s = self.settings
@@ -577,19 +701,22 @@ class Tracker:
             if p not in voted and n >= s.late_sightings and len(readings[p]) == 1
         ]
         mapped = {self._transform.apply(p): next(iter(readings[p])) for p in extra}
-        mapped = {q: t for q, t in mapped.items() if q not in self.baseline}
+        rebased = self._sync(last.frame_index, last.t, run.seen[0].t)
+        mapped = {
+            q: t for q, t in mapped.items() if q not in self.baseline and not self._masked(q, t)
+        }
         if not mapped:
-            return []
+            return rebased
         if run.committed is not None:
-            return self._extend_committed(run.committed, mapped, last, arrived)
-        return [
+            return rebased + self._extend_committed(run.committed, mapped, last, arrived, run)
+        return rebased + [
             e
             for e in self._settled(run, last.frame_index, last.t, arrived, min_count=1, final=True)
             if e.kind != "settled"
         ]
 
     def _extend_committed(
-        self, index: int, extra: Mapping[Pos, Tile], last: _Seen, arrived: float
+        self, index: int, extra: Mapping[Pos, Tile], last: _Seen, arrived: float, run: _Run
     ) -> list[TrackerEvent]:
         """Tiles seen only rarely during the still period after a committed move: when they
         complete that move (the move with them is legal), correct the move (a replace in the
@@ -598,6 +725,8 @@ class Tracker:
 
         game = self.sink.game()
         ev = game.events[index] if index < len(game.events) else None
+        if ev != run.committed_event:  # corrected, deleted or moved by the UI meanwhile
+            return []
         if not isinstance(ev, Place) or not hasattr(self.sink, "replace_event"):
             return []
         tiles = Placement((*ev.tiles.tiles, *sorted(extra.items())))
@@ -645,6 +774,7 @@ class Tracker:
             rare = self._vote(run, min_count=self.settings.late_sightings)
             voted.update({p: r for p, r in rare.items() if p not in voted})
         settled_t = run.seen[0].t
+        rebased = self._sync(frame_index, t, settled_t)
         if self._need_setup:
             board = Board((p, r[0]) for p, r in voted.items())
             self.sink.set_setup(board)
@@ -652,22 +782,26 @@ class Tracker:
             self._need_setup = False
             self._transform = IDENTITY
             msg = f"setup: {len(board)} tiles already on the table"
-            return [TrackerEvent("setup", frame_index, t, settled_t, None, None, board,
+            return [*rebased, TrackerEvent("setup", frame_index, t, settled_t, None, None, board,
                                  IDENTITY, msg, time.perf_counter() - arrived)]  # fmt: skip
         tf, _ = align_boards(self.baseline, voted, self._transform)
         realigned = tf != self._transform
         self._transform = tf
-        after = {tf.apply(p): r for p, r in voted.items()}
-        added = {p: r for p, r in after.items() if p not in self.baseline}
         # a tile the detector found even once during the run is there (a flaky detection, not
         # a loss); only tiles never seen while the board stood still count as vanished
         sighted = {tf.apply(p) for seen in run.seen for p in seen.readings}
-        vanished = sorted(p for p in self.baseline if p not in after and p not in sighted)
+        after = self._apply_overrides({tf.apply(p): r for p, r in voted.items()}, sighted)
+        added = {p: r for p, r in after.items() if p not in self.baseline}
+        # a tile the user put in the game that the camera cannot see is not a loss
+        vouched = {p for p, (user, _) in self._overrides.items() if user is not None}
+        vanished = sorted(
+            p for p in self.baseline if p not in after and p not in sighted and p not in vouched
+        )
         changed = sorted(
             p for p, tile in self.baseline.items() if p in after and tile not in after[p][:3]
         )
         board_now = Board({**self.baseline, **{p: r[0] for p, r in added.items()}})
-        events: list[TrackerEvent] = []
+        events: list[TrackerEvent] = list(rebased)
         if realigned and self.baseline:
             events.append(TrackerEvent(
                 "realigned", frame_index, t, settled_t, None, None, board_now, tf,
@@ -732,7 +866,7 @@ class Tracker:
                 self.baseline[p] = tile
         index = self.sink.append(ev, frame=frame_index)
         if isinstance(ev, Place):
-            run.committed = index
+            run.committed, run.committed_event = index, ev
         board_now = Board(self.baseline)
         kind: TrackerEventKind = "move" if isinstance(ev, Place) else "review"
         events.append(TrackerEvent(kind, frame_index, t, settled_t, ev, index, board_now, tf,
@@ -746,11 +880,16 @@ class Tracker:
         return replay(game).next_player
 
     def _review(
-        self, reason: str, seen: Placement, candidates: Iterable[Placement], frame: int
+        self,
+        reason: str,
+        seen: Placement,
+        candidates: Iterable[Placement],
+        frame: int,
+        splits: tuple[tuple[Placement, Placement], ...] = (),
     ) -> Review:
         player = self._next_player()
         cands = tuple(candidates)[: self.settings.max_candidates]
-        return Review(player, reason, seen, cands, frame)
+        return Review(player, reason, seen, cands, frame, splits)
 
     def _infer(self, added: Mapping[Pos, list[Tile]], seen: Placement, frame: int) -> Event:
         """Read the added cells as a move; a Place when legal and unambiguous, else a Review."""
@@ -758,7 +897,9 @@ class Tracker:
             AmbiguousMoveError,
             MoveInferenceError,
             NoLegalReadingError,
+            SplitSettings,
             infer_move,
+            split_moves,
         )
 
         before = Board(self.baseline)
@@ -779,6 +920,18 @@ class Tracker:
                 and not _one_line(list(added), self.baseline)
             ):
                 reason = f"tiles added in more than one place (two moves without a settle?): {e}"
+            splits: tuple[tuple[Placement, Placement], ...] = ()
+            if isinstance(e, NoLegalReadingError) and len(added) > 1 and self.settings.max_splits:
+                # two turns laid without a settle between them (a quick player, a hand that
+                # never left the table): offer the legal two-turn readings, decide nothing
+                splits = split_moves(
+                    before,
+                    {p: r[0] for p, r in added.items()},
+                    first_turn=not self.baseline,
+                    settings=SplitSettings(max_splits=self.settings.max_splits),
+                )
+                if splits:
+                    reason += f"; legal as two turns ({len(splits)} way(s) to split it)"
             if isinstance(e, NoLegalReadingError):
                 drop = self._legal_without_one(added)
                 if drop:
@@ -788,7 +941,7 @@ class Tracker:
                         + " (an empty cell or a neighbour's tile read as a tile?)"
                     )
                     cands = [pl for _, pl in drop] + cands
-            return self._review(reason, seen, legal or cands, frame)
+            return self._review(reason, seen, legal or cands, frame, splits)
         except MoveInferenceError as e:  # vanished/changed cannot happen: before is forced
             return self._review(str(e), seen, (), frame)
         return Place(self._next_player(), inf.placement)
@@ -817,6 +970,19 @@ class Tracker:
                 continue
             out.append((cell, inf.placement))
         return out
+
+
+def _table(game: Game) -> dict[Pos, Tile]:
+    """The tiles on the table after ``game``'s log: setup, placements (illegal ones too) and
+    the tiles of unresolved reviews (:func:`scorer.game.replay` lays them all)."""
+    if not game.events and not game.setup:
+        return {}
+    table = dict(replay(game).board.items())
+    for ev in game.events:
+        if isinstance(ev, Review):
+            for p, t in ev.seen.tiles:
+                table.setdefault(Pos(*p), t)
+    return table
 
 
 def _one_line(cells: Sequence[Pos], board: Mapping[Pos, Tile]) -> bool:
