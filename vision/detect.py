@@ -802,18 +802,16 @@ def _read_patches(
 
 
 def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
-    """``np.median(a, axis=-1)`` of uint8 rows by 256-bin histograms (a quarter of the cost of
-    partitioning); ``a`` is ``(..., R)``, the result ``a.shape[:-1]`` float64."""
-    lead, r = a.shape[:-1], a.shape[-1]
-    m = int(np.prod(lead))
-    if m == 0 or r == 0:
+    """``np.median(a, axis=-1)`` of uint8 rows, by numpy's radix sort (``kind="stable"`` on
+    8-bit data: linear time, a quarter of the cost of ``np.median``'s partition with its float
+    copies); ``a`` is ``(..., R)``, the result ``a.shape[:-1]`` float64."""
+    r = a.shape[-1]
+    if a.size == 0:
         return np.median(a, axis=-1)
-    flat = a.reshape(m, r).astype(np.int32)
-    flat += (np.arange(m, dtype=np.int32) * 256)[:, None]
-    cs = np.bincount(flat.ravel(), minlength=m * 256).reshape(m, 256).cumsum(axis=1, dtype=np.int32)
-    lo = (cs <= (r - 1) // 2).sum(axis=1)  # the ((r-1)//2)-th smallest value
-    hi = (cs <= r // 2).sum(axis=1)
-    out: NDArray[np.float64] = ((lo + hi) / 2.0).reshape(lead)
+    srt = np.sort(a, axis=-1, kind="stable")
+    out: NDArray[np.float64] = (
+        srt[..., (r - 1) // 2].astype(np.float64) + srt[..., r // 2].astype(np.float64)
+    ) / 2.0
     return out
 
 

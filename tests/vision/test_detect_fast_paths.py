@@ -1,7 +1,7 @@
 """The detector's fast paths give what the plain numpy formulas they replace give.
 
 Speed itself is measured by ``python -m benchmarks vision`` (never by timed tests); these tests
-pin the arithmetic of the shortcuts: histogram medians, the single-threaded matrix product,
+pin the arithmetic of the shortcuts: radix-sort medians, the single-threaded matrix product,
 the band-only edge slope and the uint8 ray canvas, plus a board of look-alikes that yields
 candidates but no tile.
 """
@@ -17,7 +17,7 @@ from vision.shapes import radial_profiles, single_thread_matmul
 
 
 @pytest.mark.parametrize("length", [1, 2, 7, 535, 536])
-def test_histogram_median_equals_numpy_median(length: int) -> None:
+def test_uint8_median_equals_numpy_median(length: int) -> None:
     rng = np.random.default_rng(length)
     a = rng.integers(0, 256, (5, 3, length)).astype(np.uint8)
     a[0, 0] = 255  # constant rows and the extremes too
