@@ -335,6 +335,16 @@ def radial_profiles(
     n_r = p + p // 2
     step = 0.75 * p / n_r
     ray_x, ray_y = _ray_table(bins, n_r, step)
+    # samples farther from the centroid than every mask pixel plus the bilinear footprint
+    # (sqrt 2, plus OpenCV's 1/32 px map quantisation) read 0 and are not sampled at all
+    t_px, y_px, x_px = np.nonzero(m8)
+    if len(t_px):
+        reach_px = float(
+            np.hypot(x_px - (cx[t_px] - 0.5), y_px - (cy[t_px] - 0.5)).max(initial=0.0)
+        )
+        n_used = min(n_r, max(1, math.floor((reach_px + 1.6) / step - 0.5) + 1))
+        ray_x, ray_y = ray_x[:, :n_used], ray_y[:, :n_used]
+    n_r = ray_x.shape[1]
     off = p // 2  # canvas offset of the mask
     mx = (cx.astype(np.float32)[:, None, None] + np.float32(off - 0.5)) + ray_x[None]
     my = (cy.astype(np.float32)[:, None, None] + np.float32(off - 0.5)) + ray_y[None]

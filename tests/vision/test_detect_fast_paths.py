@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.detect import _edge_blur, _median_u8, detect
-from vision.shapes import radial_profiles, single_thread_matmul
+from vision.shapes import _ray_table, radial_profiles, single_thread_matmul
 
 
 @pytest.mark.parametrize("length", [1, 2, 7, 535, 536])
@@ -82,3 +82,49 @@ def test_look_alikes_give_candidates_but_no_tiles() -> None:
     obs = detect(img, debug=True)
     assert obs.debug is not None and len(obs.debug["candidates"]) == 6
     assert obs.tiles == () and obs.lattice is None and obs.unseen == ()
+
+
+def _reference_radii(masks: np.ndarray, bins: int) -> np.ndarray:
+    """Outermost-inside ray radii the plain way: float 0/1 canvas, every sample, >= 0.5."""
+    n, p, _ = masks.shape
+    out = np.zeros((n, bins))
+    n_r = p + p // 2
+    step = 0.75 * p / n_r
+    ray_x, ray_y = _ray_table(bins, n_r, step)
+    coord = np.arange(p) + 0.5
+    for i, m in enumerate(masks.astype(np.float32)):
+        area = max(float(m.sum()), 1.0)
+        cx, cy = float(m.sum(axis=0) @ coord) / area, float(m.sum(axis=1) @ coord) / area
+        canvas = np.zeros((2 * p, 2 * p), np.float32)
+        canvas[p // 2 : p // 2 + p, p // 2 : p // 2 + p] = m
+        vals = cv2.remap(
+            canvas,
+            (np.float32(cx + p // 2 - 0.5) + ray_x).astype(np.float32),
+            (np.float32(cy + p // 2 - 0.5) + ray_y).astype(np.float32),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0.0,
+        )
+        inside = vals >= 0.5
+        last = n_r - 1 - np.argmax(inside[:, ::-1], axis=1)
+        out[i] = np.where(inside.any(axis=1), (last + 1.0) * step, 0.0)
+    return out
+
+
+def test_radial_profiles_equal_the_plain_float_sampling() -> None:
+    """uint8 canvas and rays cut past the farthest mask pixel change no radius."""
+    rng = np.random.default_rng(11)
+    p = 48
+    masks = np.zeros((12, p, p), np.uint8)
+    for i, m in enumerate(masks):  # blobs of every size, some reaching the patch edge
+        r = 4 + 2 * i
+        cv2.ellipse(
+            m, (24 + int(rng.integers(-3, 4)), 24), (r, max(3, r // 2)), 15.0 * i, 0, 360, 1, -1
+        )
+        if i % 3 == 0:
+            cv2.line(m, (24, 24), (int(rng.integers(0, p)), int(rng.integers(0, p))), 1, 2)
+    for subset in (masks[[1, 2, 4, 5]], masks):  # small blobs only: rays are cut short
+        prof, _, ok = radial_profiles(subset > 0, 72)
+        ref = _reference_radii(subset, 72)
+        assert ok.all()
+        np.testing.assert_allclose(prof, ref / ref.mean(axis=1, keepdims=True), rtol=0, atol=1e-9)
