@@ -744,19 +744,15 @@ def _read_patches(
     score -= ((body_c * dn).sum(axis=1))[:, None]  # (n, p * p)
     mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
     mm = mask.reshape(n * p, p).view(np.uint8)
-    # labels only: OpenCV's per-component statistics cost 6x the labelling; areas and
-    # centroids (mean pixel x, y, as its statistics) come from the symbol pixels by bincount
-    n_lab, lab = cv2.connectedComponents(mm, connectivity=8)
+    # BBDT labelling: the same labels as OpenCV's default here at half the cost with statistics
+    n_lab, lab, stats, cent = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mm, 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
     best_lab = np.zeros(n, np.int64)
     if n_lab > 1:
-        fy, fx = np.nonzero(mm)
-        lf = lab[fy, fx]
-        c_area = np.bincount(lf, minlength=n_lab)[1:]
-        c_x = np.bincount(lf, weights=fx, minlength=n_lab)[1:] / np.maximum(c_area, 1)
-        c_y = np.bincount(lf, weights=fy, minlength=n_lab)[1:] / np.maximum(c_area, 1)
-        tile = (c_y // p).astype(np.int64)
-        lx, ly = c_x, c_y - tile * p
-        sc = c_area / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
+        tile = (cent[1:, 1] // p).astype(np.int64)
+        lx, ly = cent[1:, 0], cent[1:, 1] - tile * p
+        sc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
         order = np.lexsort((sc, tile))
         last = np.r_[tile[order][1:] != tile[order][:-1], True]
         best_lab[tile[order][last]] = order[last] + 1
@@ -774,11 +770,9 @@ def _read_patches(
     if small.any():
         inner_sym[small] = sym8.reshape(n, pp)[small]
         n_inner = inner_sym.sum(axis=1, dtype=np.int64)
-    # mean raw colour of the inner symbol pixels: sums over those pixels only (exact integers)
-    t_in, px_in = np.nonzero(inner_sym)
-    raw_in = mosaic.reshape(n, pp, 3)[t_in, px_in].astype(np.float64)  # (K, 3) B G R
+    raw = mosaic.reshape(n, pp, 3).astype(np.float32)  # sums of small integers: exact
     sym_bgr = (
-        np.stack([np.bincount(t_in, weights=raw_in[:, ch], minlength=n) for ch in range(3)], axis=1)
+        np.matmul(inner_sym.astype(np.float32)[:, None, :], raw)[:, 0, :].astype(np.float64)
         / np.maximum(n_inner, 1)[:, None]
     )
     lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, pp)

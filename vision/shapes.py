@@ -336,12 +336,18 @@ def radial_profiles(
     step = 0.75 * p / n_r
     ray_x, ray_y = _ray_table(bins, n_r, step)
     # samples farther from the centroid than every mask pixel plus the bilinear footprint
-    # (sqrt 2, plus OpenCV's 1/32 px map quantisation) read 0 and are not sampled at all
-    t_px, y_px, x_px = np.nonzero(m8)
-    if len(t_px):
-        reach_px = float(
-            np.hypot(x_px - (cx[t_px] - 0.5), y_px - (cy[t_px] - 0.5)).max(initial=0.0)
-        )
+    # (sqrt 2, plus OpenCV's 1/32 px map quantisation) read 0 and are not sampled at all; the
+    # farthest pixel is bounded by the farthest corner of the masks' bounding boxes
+    rows_in, cols_in = m8.any(axis=2), m8.any(axis=1)  # (n, p) each
+    if ok.any():
+        r0 = np.argmax(rows_in, axis=1)
+        r1 = p - 1 - np.argmax(rows_in[:, ::-1], axis=1)
+        c0 = np.argmax(cols_in, axis=1)
+        c1 = p - 1 - np.argmax(cols_in[:, ::-1], axis=1)
+        ix, iy = cx - 0.5, cy - 0.5  # centroids in pixel-index coordinates
+        far_x = np.maximum(np.abs(c0 - ix), np.abs(c1 - ix))[ok]
+        far_y = np.maximum(np.abs(r0 - iy), np.abs(r1 - iy))[ok]
+        reach_px = float(np.hypot(far_x, far_y).max())
         n_used = min(n_r, max(1, math.floor((reach_px + 1.6) / step - 0.5) + 1))
         ray_x, ray_y = ray_x[:, :n_used], ray_y[:, :n_used]
     n_r = ray_x.shape[1]
