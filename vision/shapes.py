@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.model import Shape
+from vision.scratch import scratch
 
 __all__ = [
     "SHAPE_ORDER",
@@ -352,25 +353,36 @@ def radial_profiles(
         ray_x, ray_y = ray_x[:, :n_used], ray_y[:, :n_used]
     n_r = ray_x.shape[1]
     off = p // 2  # canvas offset of the mask
-    mx = (cx.astype(np.float32)[:, None, None] + np.float32(off - 0.5)) + ray_x[None]
-    my = (cy.astype(np.float32)[:, None, None] + np.float32(off - 0.5)) + ray_y[None]
-    vals = np.empty((n, bins, n_r), np.uint8)
+    # large temporaries in this thread's scratch buffers (no page faults on every call)
+    mx = np.add(
+        (cx.astype(np.float32) + np.float32(off - 0.5))[:, None, None],
+        ray_x[None],
+        out=scratch("radial.mx", (n, bins, n_r), np.float32),
+    )
+    my = np.add(
+        (cy.astype(np.float32) + np.float32(off - 0.5))[:, None, None],
+        ray_y[None],
+        out=scratch("radial.my", (n, bins, n_r), np.float32),
+    )
+    vals = scratch("radial.vals", (n, bins, n_r), np.uint8)
     side = 2 * p
     chunk = max(1, min(32000 // bins, 32000 // side))  # cv2.remap sizes stay below 32767
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
-        canvas = np.zeros((b - a, side, side), np.uint8)
-        canvas[:, off : off + p, off : off + p] = m8[a:b] * np.uint8(255)
+        canvas = scratch("radial.canvas", (b - a, side, side), np.uint8)
+        canvas.fill(0)
+        np.multiply(m8[a:b], np.uint8(255), out=canvas[:, off : off + p, off : off + p])
         my_c = my[a:b]
         my_c += (np.arange(b - a, dtype=np.float32) * side)[:, None, None]  # in place
-        vals[a:b] = cv2.remap(
+        cv2.remap(
             canvas.reshape((b - a) * side, side),
             mx[a:b].reshape((b - a) * bins, n_r),
             my_c.reshape((b - a) * bins, n_r),
             cv2.INTER_LINEAR,
+            dst=vals[a:b].reshape((b - a) * bins, n_r),  # written in place
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0,
-        ).reshape(b - a, bins, n_r)
+        )
     th = np.arange(bins) * (2 * math.pi / bins)
     # 1 + index of the outermost sample inside (0: none), in one pass over the samples
     rank = np.arange(1, n_r + 1, dtype=np.uint8 if n_r < 256 else np.uint16)
