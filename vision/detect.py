@@ -46,6 +46,7 @@ from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
 from vision.colour import ColourSettings, classify_colours, linear_from_srgb
 from vision.lattice import LatticeFit, LatticeSettings, fit_lattice
 from vision.observation import Lattice, Observation, TileObservation
+from vision.scratch import scratch
 from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
@@ -343,7 +344,9 @@ def _dark_mask(
     the envelope ``E``."""
     env = _envelope(v, s)
     vs = cv2.medianBlur(v, 3)
-    return (vs < s.dark_ratio * env).view(np.uint8) * np.uint8(255), env
+    thr = np.multiply(env, np.float32(s.dark_ratio), out=scratch("dark.thr", v.shape, np.float32))
+    below = np.less(vs, thr, out=scratch("dark.below", v.shape, np.bool_))
+    return below.view(np.uint8) * np.uint8(255), env
 
 
 def _neutral_mask(
@@ -535,17 +538,19 @@ def _edge_angles(
     bx1 = int(min(v.shape[1], ctr_all[:, 0].max() + pad + 1))
     by1 = int(min(v.shape[0], ctr_all[:, 1].max() + pad + 1))
     v = v[by0:by1, bx0:bx1]
-    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, ksize=3)
-    # in place where possible (fresh full-size temporaries cost page faults)
-    a = gx * gx
-    t = gy * gy
-    m = a + t
+    # every full-size temporary in this thread's scratch buffers (see vision.scratch)
+    shp = v.shape
+    gx = cv2.Sobel(v, cv2.CV_32F, 1, 0, dst=scratch("angles.gx", shp, np.float32), ksize=3)
+    gy = cv2.Sobel(v, cv2.CV_32F, 0, 1, dst=scratch("angles.gy", shp, np.float32), ksize=3)
+    a = np.multiply(gx, gx, out=scratch("angles.a", shp, np.float32))
+    t = np.multiply(gy, gy, out=scratch("angles.t", shp, np.float32))
+    m = np.add(a, t, out=scratch("angles.m", shp, np.float32))
     m += np.float32(1e-3)  # |g|^2
     a -= t  # |g|^2 cos 2t
     b = np.multiply(gx, gy, out=gx)
     b *= np.float32(2.0)  # |g|^2 sin 2t
-    keep = np.full(v.shape, 255, np.uint8)
+    keep = scratch("angles.keep", shp, np.uint8)
+    keep.fill(255)
     r = max(2, round(0.2 * float(np.median([c.diameter for c in cands]))))
     contours = [c.contour for c in cands]
     cv2.drawContours(keep, contours, -1, 0, -1, offset=(-bx0, -by0))
@@ -558,8 +563,9 @@ def _edge_angles(
     im_in = np.multiply(a, b, out=a)
     im_in *= np.float32(2.0)
     im_in *= w  # |g|^2 sin 4t
-    re = cv2.integral(re_in, sdepth=cv2.CV_64F)
-    im = cv2.integral(im_in, sdepth=cv2.CV_64F)
+    isz = (shp[0] + 1, shp[1] + 1)
+    re = cv2.integral(re_in, sum=scratch("angles.re", isz, np.float64), sdepth=cv2.CV_64F)
+    im = cv2.integral(im_in, sum=scratch("angles.im", isz, np.float64), sdepth=cv2.CV_64F)
     h, wd = v.shape
     ctr = ctr_all - np.array([bx0, by0])
     hs = np.maximum(3.0, half)
@@ -746,7 +752,7 @@ def _read_patches(
     mm = mask.reshape(n * p, p).view(np.uint8)
     # BBDT labelling: the same labels as OpenCV's default here at half the cost with statistics
     n_lab, lab, stats, cent = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mm, 8, cv2.CV_32S, cv2.CCL_BBDT
+        mm, 8, cv2.CV_32S, cv2.CCL_BBDT, labels=scratch("patches.labels", mm.shape, np.int32)
     )
     best_lab = np.zeros(n, np.int64)
     if n_lab > 1:
@@ -770,7 +776,8 @@ def _read_patches(
     if small.any():
         inner_sym[small] = sym8.reshape(n, pp)[small]
         n_inner = inner_sym.sum(axis=1, dtype=np.int64)
-    raw = mosaic.reshape(n, pp, 3).astype(np.float32)  # sums of small integers: exact
+    raw = scratch("patches.raw", (n, pp, 3), np.float32)
+    raw[...] = mosaic.reshape(n, pp, 3)  # sums of small integers below: exact in float32
     sym_bgr = (
         np.matmul(inner_sym.astype(np.float32)[:, None, :], raw)[:, 0, :].astype(np.float64)
         / np.maximum(n_inner, 1)[:, None]

@@ -128,3 +128,27 @@ def test_radial_profiles_equal_the_plain_float_sampling() -> None:
         ref = _reference_radii(subset, 72)
         assert ok.all()
         np.testing.assert_allclose(prof, ref / ref.mean(axis=1, keepdims=True), rtol=0, atol=1e-9)
+
+
+def test_scratch_buffers_are_per_name_and_thread_and_capped() -> None:
+    import threading
+
+    from vision.scratch import MAX_KEEP_BYTES, scratch
+
+    a = scratch("test.a", (4, 5), np.float32)
+    a[...] = 1.0
+    b = scratch("test.b", (4, 5), np.float32)
+    b[...] = 2.0
+    assert a.shape == (4, 5) and a.dtype == np.float32 and a.flags.c_contiguous
+    assert float(a.sum()) == 20.0  # another name does not share memory
+    again = scratch("test.a", (2, 3), np.float64)
+    assert np.shares_memory(again, a)  # same name, same thread: reused
+    seen: list[np.ndarray] = []
+    t = threading.Thread(target=lambda: seen.append(scratch("test.a", (4, 5), np.float32)))
+    t.start()
+    t.join()
+    assert not np.shares_memory(seen[0], a)  # another thread has its own
+    big = MAX_KEEP_BYTES // 8 + 1
+    assert not np.shares_memory(
+        scratch("test.big", (big,), np.float64), scratch("test.big", (big,), np.float64)
+    )
