@@ -412,6 +412,38 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
     return out
 
 
+def _contour_moments(
+    contours: list[NDArray[np.int32]],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """``m00, m10, m01`` of integer contours as ``cv2.moments`` gives them, all at once.
+
+    OpenCV's ``contourMoments`` (Green's theorem over the polygon) accumulates integer terms
+    in double precision, exactly, and scales them by +-1/2 and +-1/6 (sign of the area, 0 below
+    ``FLT_EPSILON``); the same integer sums and the same two multiplications here give the
+    same values to the last bit, without a Python call per contour.
+    """
+    if not contours:
+        z = np.zeros(0)
+        return z, z, z
+    lens = np.array([len(c) for c in contours], np.int64)
+    pts = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
+    starts = np.r_[0, np.cumsum(lens)[:-1]]
+    prev = np.arange(len(pts)) - 1
+    prev[starts] = starts + lens - 1  # each polygon closes on itself
+    x, y = pts[:, 0], pts[:, 1]
+    xp, yp = x[prev], y[prev]
+    dxy = xp * y - x * yp
+    a00 = np.add.reduceat(dxy, starts).astype(np.float64)
+    a10 = np.add.reduceat(dxy * (xp + x), starts).astype(np.float64)
+    a01 = np.add.reduceat(dxy * (yp + y), starts).astype(np.float64)
+    valid = np.abs(a00) > np.finfo(np.float32).eps
+    half = np.where(a00 > 0, 0.5, -0.5)
+    sixth = np.where(a00 > 0, 0.16666666666666666, -0.16666666666666666)
+    m00 = np.where(valid, a00 * half, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return m00, np.where(valid, a10 * sixth, 0.0), np.where(valid, a01 * sixth, 0.0)
+
+
 def _symbol_candidates(
     dark: NDArray[np.uint8],
     s: DetectorSettings,
@@ -482,18 +514,21 @@ def _symbol_candidates(
     passed = (n_ring > 0) & (n_dark >= s.min_ring_dark * n_ring) & (contrast >= min_contrast)
     out: list[_Candidate] = []
     parents = hier[:, 3].tolist()
-    for k in np.nonzero(passed)[0].tolist():
+    ks = np.nonzero(passed)[0].tolist()
+    m00, m10, m01 = _contour_moments([contours[keep_i[k]] for k in ks])
+    for k, a, cx, cy in zip(
+        ks, m00.tolist(), (m10 / m00).tolist(), (m01 / m00).tolist(), strict=True
+    ):
+        if a <= 0:
+            continue
         i = keep_i[k]
         c = contours[i]
-        m = cv2.moments(c)
-        if m["m00"] <= 0:
-            continue
         parent = parents[i]
         _, radius = cv2.minEnclosingCircle(c)
         out.append(
             _Candidate(
                 extent=2.0 * float(radius),
-                centre_xy=np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]),
+                centre_xy=np.array([cx, cy]),
                 area=float(areas[k]),
                 diameter=float(diam[k]),
                 bbox=boxes[k],

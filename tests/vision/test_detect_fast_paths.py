@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import _edge_blur, _median_u8, detect
+from vision.detect import _contour_moments, _edge_blur, _median_u8, detect
 from vision.shapes import _ray_table, radial_profiles, single_thread_matmul
 
 
@@ -152,3 +152,21 @@ def test_scratch_buffers_are_per_name_and_thread_and_capped() -> None:
     assert not np.shares_memory(
         scratch("test.big", (big,), np.float64), scratch("test.big", (big,), np.float64)
     )
+
+
+def test_contour_moments_equal_opencv_to_the_last_bit() -> None:
+    rng = np.random.default_rng(5)
+    img = np.zeros((200, 300), np.uint8)
+    for _ in range(40):  # blobs with holes, lines, single pixels
+        c = (int(rng.integers(0, 300)), int(rng.integers(0, 200)))
+        cv2.circle(img, c, int(rng.integers(1, 25)), 255, -1)
+        cv2.circle(img, c, int(rng.integers(0, 8)), 0, -1)
+    img[5, 5] = 255
+    contours, _ = cv2.findContours(img, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    m00, m10, m01 = _contour_moments(list(contours))
+    want = [cv2.moments(c) for c in contours]
+    assert len(want) > 40
+    assert m00.tolist() == [m["m00"] for m in want]
+    assert m10.tolist() == [m["m10"] for m in want]
+    assert m01.tolist() == [m["m01"] for m in want]
+    assert [len(a) for a in _contour_moments([])] == [0, 0, 0]
