@@ -412,19 +412,30 @@ def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
     return out
 
 
-def _contour_moments(
-    contours: list[NDArray[np.int32]],
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    """``m00, m10, m01`` of integer contours as ``cv2.moments`` gives them, all at once.
+@dataclass
+class _ContourStats:
+    """Per-contour numbers of N integer contours, as OpenCV computes them (arrays over N)."""
 
-    OpenCV's ``contourMoments`` (Green's theorem over the polygon) accumulates integer terms
-    in double precision, exactly, and scales them by +-1/2 and +-1/6 (sign of the area, 0 below
-    ``FLT_EPSILON``); the same integer sums and the same two multiplications here give the
-    same values to the last bit, without a Python call per contour.
+    area: NDArray[np.float64]  # cv2.contourArea
+    m00: NDArray[np.float64]  # cv2.moments(...)["m00"], ["m10"], ["m01"]
+    m10: NDArray[np.float64]
+    m01: NDArray[np.float64]
+    box: NDArray[np.int64]  # (N, 4) cv2.boundingRect: x, y, w, h
+
+
+def _contour_stats(contours: list[NDArray[np.int32]]) -> _ContourStats:
+    """``cv2.contourArea``, the ``m00, m10, m01`` of ``cv2.moments`` and ``cv2.boundingRect``
+    of integer contours, all at once.
+
+    OpenCV's ``contourArea`` and ``contourMoments`` (Green's theorem over the polygon)
+    accumulate integer terms in double precision, exactly, then scale them (area: 1/2, made
+    positive; moments: +-1/2 and +-1/6 by the sign of the area, 0 below ``FLT_EPSILON``); the
+    same integer sums and the same multiplications here give the same values to the last
+    bit, without a Python call per contour.
     """
     if not contours:
         z = np.zeros(0)
-        return z, z, z
+        return _ContourStats(z, z, z, z, np.zeros((0, 4), np.int64))
     lens = np.array([len(c) for c in contours], np.int64)
     pts = np.concatenate(contours).reshape(-1, 2).astype(np.int64)
     starts = np.r_[0, np.cumsum(lens)[:-1]]
@@ -439,9 +450,15 @@ def _contour_moments(
     valid = np.abs(a00) > np.finfo(np.float32).eps
     half = np.where(a00 > 0, 0.5, -0.5)
     sixth = np.where(a00 > 0, 0.16666666666666666, -0.16666666666666666)
-    m00 = np.where(valid, a00 * half, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return m00, np.where(valid, a10 * sixth, 0.0), np.where(valid, a01 * sixth, 0.0)
+    x0, y0 = np.minimum.reduceat(x, starts), np.minimum.reduceat(y, starts)
+    x1, y1 = np.maximum.reduceat(x, starts), np.maximum.reduceat(y, starts)
+    return _ContourStats(
+        area=np.abs(a00 * 0.5),
+        m00=np.where(valid, a00 * half, 0.0),
+        m10=np.where(valid, a10 * sixth, 0.0),
+        m01=np.where(valid, a01 * sixth, 0.0),
+        box=np.stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1], axis=1),
+    )
 
 
 def _symbol_candidates(
@@ -469,21 +486,17 @@ def _symbol_candidates(
     min_area = s.min_symbol_area_px
     if area_range is not None:
         min_area, max_area = max(min_area, area_range[0]), min(max_area, area_range[1])
-    # size and border checks first (holes only), then the ring test for all at once
-    keep_i: list[int] = []
-    areas: list[float] = []
-    boxes: list[tuple[int, int, int, int]] = []
-    for i in np.nonzero(hier[:, 3] >= 0)[0].tolist():
-        c = contours[i]
-        area = cv2.contourArea(c)
-        if area < min_area or area > max_area:
-            continue
-        x, y, bw, bh = cv2.boundingRect(c)
-        if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h:
-            continue
-        keep_i.append(i)
-        areas.append(area)
-        boxes.append((x, y, bw, bh))
+    # size and border checks first (holes only, all at once), then the ring test
+    holes = np.nonzero(hier[:, 3] >= 0)[0]
+    st = _contour_stats([contours[i] for i in holes.tolist()])
+    bxs = st.box
+    sel = (st.area >= min_area) & (st.area <= max_area)
+    sel &= (bxs[:, 0] > 0) & (bxs[:, 1] > 0)
+    sel &= (bxs[:, 0] + bxs[:, 2] < w) & (bxs[:, 1] + bxs[:, 3] < h)
+    keep_i: list[int] = holes[sel].tolist()
+    areas: list[float] = st.area[sel].tolist()
+    boxes: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in bxs[sel].tolist()]
+    k_m00, k_m10, k_m01 = st.m00[sel], st.m10[sel], st.m01[sel]
     if not keep_i:
         return [], [c for i, c in enumerate(contours) if hier[i, 3] < 0]
     n = len(keep_i)
@@ -514,11 +527,11 @@ def _symbol_candidates(
     passed = (n_ring > 0) & (n_dark >= s.min_ring_dark * n_ring) & (contrast >= min_contrast)
     out: list[_Candidate] = []
     parents = hier[:, 3].tolist()
-    ks = np.nonzero(passed)[0].tolist()
-    m00, m10, m01 = _contour_moments([contours[keep_i[k]] for k in ks])
-    for k, a, cx, cy in zip(
-        ks, m00.tolist(), (m10 / m00).tolist(), (m01 / m00).tolist(), strict=True
-    ):
+    ks = np.nonzero(passed)[0]
+    m00 = k_m00[ks]
+    with np.errstate(invalid="ignore", divide="ignore"):  # m00 = 0 is skipped below
+        cxs, cys = (k_m10[ks] / m00).tolist(), (k_m01[ks] / m00).tolist()
+    for k, a, cx, cy in zip(ks.tolist(), m00.tolist(), cxs, cys, strict=True):
         if a <= 0:
             continue
         i = keep_i[k]

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import _contour_moments, _edge_blur, _median_u8, detect
+from vision.detect import _contour_stats, _edge_blur, _median_u8, detect
 from vision.shapes import _ray_table, radial_profiles, single_thread_matmul
 
 
@@ -154,7 +154,7 @@ def test_scratch_buffers_are_per_name_and_thread_and_capped() -> None:
     )
 
 
-def test_contour_moments_equal_opencv_to_the_last_bit() -> None:
+def test_contour_stats_equal_opencv_to_the_last_bit() -> None:
     rng = np.random.default_rng(5)
     img = np.zeros((200, 300), np.uint8)
     for _ in range(40):  # blobs with holes, lines, single pixels
@@ -163,10 +163,12 @@ def test_contour_moments_equal_opencv_to_the_last_bit() -> None:
         cv2.circle(img, c, int(rng.integers(0, 8)), 0, -1)
     img[5, 5] = 255
     contours, _ = cv2.findContours(img, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    m00, m10, m01 = _contour_moments(list(contours))
+    st = _contour_stats(list(contours))
     want = [cv2.moments(c) for c in contours]
     assert len(want) > 40
-    assert m00.tolist() == [m["m00"] for m in want]
-    assert m10.tolist() == [m["m10"] for m in want]
-    assert m01.tolist() == [m["m01"] for m in want]
-    assert [len(a) for a in _contour_moments([])] == [0, 0, 0]
+    assert st.m00.tolist() == [m["m00"] for m in want]
+    assert st.m10.tolist() == [m["m10"] for m in want]
+    assert st.m01.tolist() == [m["m01"] for m in want]
+    assert st.area.tolist() == [cv2.contourArea(c) for c in contours]
+    assert st.box.tolist() == [list(cv2.boundingRect(c)) for c in contours]
+    assert len(_contour_stats([]).area) == 0
