@@ -160,6 +160,9 @@ class DetectorSettings:
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
+        glare_min_paint_chroma: ... or the symbol minus its margin (glare adds the light's own
+            colour to both, and a warm lamp's glare is warm) has at least this chroma
+            (max - min of the sRGB difference, levels): the paint shows through the glare.
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
@@ -260,6 +263,7 @@ class DetectorSettings:
     body_max_saturation: float = 0.45
     min_dark_tiles_for_glare: int = 3
     glare_min_symbol_saturation: float = 0.25
+    glare_min_paint_chroma: float = 30.0
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
     size_blur_slack: float = 1.0
     max_symbol_fraction: float = 0.05
@@ -934,6 +938,7 @@ def _tile_like(
     *,
     check_size: bool = True,
     ref_ratio: float | None = None,
+    black_seen: bool = False,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -944,6 +949,10 @@ def _tile_like(
     light's own (near-neutral) colour - of low saturation. The symbol is printed at a fixed
     size: its area over the tile's is within ``symbol_size_range`` of the prototype's for the
     shape its outline reads as (``shape_idx``, ``(N,)`` indices in ``SHAPE_ORDER``).
+
+    ``ref_ratio``: the board's typical margin brightness over the light envelope (None: the
+    median of these patches' dark square ones). ``black_seen``: the board already showed
+    black tiles (patches read next to it), so glared margins count without more of them here.
     """
     dark = reads.body_v < s.body_max_dark * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -959,13 +968,19 @@ def _tile_like(
     if ref_ratio is not None:
         dark &= ratio <= s.body_relative_max * ref_ratio
     neutral = reads.body_sat < s.body_max_saturation
-    if int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
+    if not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
         neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
     # a glared tile keeps a coloured symbol on its grey margin (a printed board's cell is
     # grey on grey)
     sym = reads.symbol_rgb
     sym_sat = (sym.max(axis=1) - sym.min(axis=1)) / np.maximum(sym.max(axis=1), 1.0)
-    neutral &= sym_sat - reads.body_sat >= s.glare_min_symbol_saturation
+    # glare adds the light's own colour to margin and symbol alike (a warm lamp's glare is
+    # warm, not grey): what the symbol adds over its margin is its paint's colour
+    paint = sym - reads.body_rgb
+    paint_chroma = paint.max(axis=1) - paint.min(axis=1)
+    neutral &= (sym_sat - reads.body_sat >= s.glare_min_symbol_saturation) | (
+        paint_chroma >= s.glare_min_paint_chroma
+    )
     out = reads.ok & square & (dark | neutral)
     if check_size:
         proto = prototype_areas()[shape_idx]
@@ -1128,6 +1143,7 @@ def _grow_on_lattice(
     scale: float,
     image_from_grid: NDArray[np.float64],
     have: NDArray[np.int64],
+    have_xy: NDArray[np.float64],
     angle_rad: float,
     fill: float,
     s: DetectorSettings,
@@ -1139,7 +1155,8 @@ def _grow_on_lattice(
     A symbol whose dark ring the masks could not close (glare or blur washing the body into
     a bright table, a table as dark as the bodies) is never a candidate hole, but the
     lattice of its neighbours says exactly where its tile must be. Each free cell 8-adjacent
-    to a tile (``have``, ``(K, 2)`` rows and columns) is read as a tile patch, re-centred
+    to a tile (``have``, ``(K, 2)`` rows and columns; ``have_xy`` their centres in image px)
+    is read as a tile patch where the lattice and its neighbours' offsets put it, re-centred
     on the symbol it shows (hand-laid tiles sit a few mm off the grid) and read again; it is
     a tile when it passes every check a hole's patch passes (one dark margin paint on all
     four sides, as dark as the board's bodies (``ref_ratio``: their median brightness over
@@ -1152,6 +1169,15 @@ def _grow_on_lattice(
     h_img, w_img = image_bgr.shape[:2]
     taken = {(int(r), int(c)) for r, c in have}
     tried = set(taken)
+    # where each known tile really is, against the lattice: a lattice fitted to the whole
+    # board bends away from a far arm (lens, a table that is not flat, tiles pushed along a
+    # line), so a free cell is looked for where its neighbours' offsets say
+    resid = {
+        (int(r), int(c)): xy - p
+        for (r, c), xy, p in zip(
+            have, have_xy, _apply_h(image_from_grid, have[:, ::-1].astype(np.float64)), strict=True
+        )
+    }
     got: list[
         tuple[
             NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], _Reads, NDArray[np.float64]
@@ -1172,6 +1198,20 @@ def _grow_on_lattice(
         tried.update(front)
         cells = np.array(front, np.int64)
         centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
+        centres += np.array(
+            [
+                np.mean(
+                    [
+                        resid[(r + dr, c + dc)]
+                        for dr in (-1, 0, 1)
+                        for dc in (-1, 0, 1)
+                        if (r + dr, c + dc) in resid
+                    ],
+                    axis=0,
+                )
+                for r, c in front
+            ]
+        )
         step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
         half = 0.6 * np.hypot(*step.T)
         inside = (
@@ -1215,13 +1255,22 @@ def _grow_on_lattice(
             & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
         )
         ok &= _tile_like(
-            reads, np.argmin(d, axis=1), env_at, np.ones(n, bool), s, ref_ratio=ref_ratio
+            reads,
+            np.argmin(d, axis=1),
+            env_at,
+            np.ones(n, bool),
+            s,
+            ref_ratio=ref_ratio,
+            black_seen=True,  # the board's own tiles, read before growing
         )
         if not ok.any():
             break
         idx = np.nonzero(ok)[0]
         got.append((cells[idx], centres[idx], corners[idx], reads.take(idx), pr[idx]))
         taken.update((int(r), int(c)) for r, c in cells[idx])
+        pred = _apply_h(image_from_grid, cells[idx][:, ::-1].astype(np.float64))
+        for (r, c), xy, p in zip(cells[idx], centres[idx], pred, strict=True):
+            resid[(int(r), int(c))] = xy - p
     if not got:
         return None
     reads_all = got[0][3]
@@ -1669,6 +1718,7 @@ def _assemble(
             scale,
             image_from_grid,
             cells[valid],
+            full_centres[valid],
             math.radians(angle_deg),
             fill,
             s,
