@@ -114,6 +114,10 @@ class Review:
 
     Resolved by replacing it with a :class:`Place` (or deleting it). ``seen`` is what was added
     (in the board's coordinates), ``candidates`` other readings, ``frame`` the video frame.
+    ``splits``: ways to read ``seen`` as two consecutive turns, ``(first, second)`` — the
+    first legal for this turn's player, the second legal for the next player on the board
+    after the first (two moves without a settle; :func:`scorer.infer.split_moves`). Accepting
+    one replaces the review with two :class:`Place` turns.
     """
 
     player: int
@@ -121,6 +125,7 @@ class Review:
     seen: Placement = field(default_factory=lambda: Placement(()))
     candidates: tuple[Placement, ...] = ()
     frame: int | None = None
+    splits: tuple[tuple[Placement, Placement], ...] = ()
 
 
 Event: TypeAlias = Place | Exchange | Pass | Review

@@ -28,7 +28,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorer.model import Board, Placement, Pos, Tile
-from scorer.rules import Score, Violation, describe_tile, score_placement, validate_placement
+from scorer.rules import (
+    Score,
+    Violation,
+    board_violations,
+    describe_tile,
+    score_placement,
+    validate_placement,
+)
 
 __all__ = [
     "AmbiguousMoveError",
@@ -38,10 +45,12 @@ __all__ = [
     "NoChangeError",
     "NoLegalReadingError",
     "Reading",
+    "SplitSettings",
     "TilesChangedError",
     "TilesVanishedError",
     "Transform",
     "infer_move",
+    "split_moves",
 ]
 
 #: Rotations in order of preference: a still camera first, then a quarter turn either way.
@@ -386,3 +395,126 @@ def infer_move(
         score=best.score,
         candidates=tuple(unique[1 : 1 + max_candidates]),
     )
+
+
+# --------------------------------------------------------------------------- two moves in one diff
+
+
+@dataclass(frozen=True, slots=True)
+class SplitSettings:
+    """Limits of :func:`split_moves` (engineering bounds from the rules, not tuning).
+
+    Attributes:
+        max_part: tiles in one part at most: a turn lays tiles from one hand, and a hand holds
+            6 (RULES.md §1; de "Spielvorbereitung": "Jeder Spieler zieht blind 6 Steine").
+        max_tiles: no search above this many added tiles (two turns lay at most 2 x 6).
+        max_splits: splits returned (a review lists a few, not every one; two parts of up to
+            6 tiles rarely split more than 2-4 legal ways).
+        max_checks: full legality checks at most (:func:`scorer.rules.validate_placement`,
+            2-60 us each on a 60-tile board, measured 2026-11-21): with the cheap colour/shape
+            filter first, caps the search at a few ms whatever the diff.
+    """
+
+    max_part: int = 6
+    max_tiles: int = 12
+    max_splits: int = 4
+    max_checks: int = 100
+
+
+def _collinear(cells: Sequence[Pos]) -> bool:
+    return len({p.row for p in cells}) == 1 or len({p.col for p in cells}) == 1
+
+
+def _may_share_a_line(tiles: Sequence[Tile]) -> bool:
+    """Tiles laid in one turn share a colour or a shape and are all different (RULES.md §1,
+    "Placing"): a cheap necessary condition checked before the full rules."""
+    if len(set(tiles)) != len(tiles):
+        return False
+    return len({t.color for t in tiles}) == 1 or len({t.shape for t in tiles}) == 1
+
+
+def split_moves(
+    before: Board,
+    added: Placement | Mapping[Pos, Tile],
+    *,
+    first_turn: bool | None = None,
+    settings: SplitSettings = SplitSettings(),
+) -> tuple[tuple[Placement, Placement], ...]:
+    """Ways to read ``added`` as two consecutive legal turns (two moves without a settle).
+
+    A split ``(first, second)`` partitions the added tiles so that ``first`` is a legal
+    placement on ``before`` (the player to move) and ``second`` a legal placement on
+    ``before`` plus ``first`` (the next player). Each part lies in one row or column and holds
+    at most :attr:`SplitSettings.max_part` tiles (one hand). Only the tiles' best readings are
+    used; nothing is decided here: the tracker offers the splits in a
+    :class:`scorer.game.Review` for a person to accept.
+
+    Args:
+        before: the table before both turns.
+        added: the new tiles (cells in ``before``'s coordinates).
+        first_turn: whether ``first`` opens the game; ``None`` means "``before`` is empty".
+        settings: search limits.
+
+    Returns:
+        Up to :attr:`SplitSettings.max_splits` splits in the order of their first part's
+        cells (row, then column): no split is more likely than another, the camera saw no
+        settle between the turns, so none is ranked first. Empty when fewer than 2 or more than
+        :attr:`SplitSettings.max_tiles` tiles were added, or no split is legal.
+    """
+    cells = dict(added.tiles) if isinstance(added, Placement) else dict(added)
+    cells = {Pos(*p): t for p, t in cells.items()}
+    order = sorted(cells)
+    n = len(order)
+    if n < 2 or n > settings.max_tiles:
+        return ()
+    if first_turn is None:
+        first_turn = not before
+    # the second turn leaves every line through an added tile valid, so an invalid line on
+    # the final table rules out every split (and keeps pathological diffs cheap)
+    final = before.with_tiles(cells.items())
+    if any(
+        v.code != "too_many_copies" and not cells.keys().isdisjoint(v.cells)
+        for v in board_violations(final)
+    ):
+        return ()
+    lines: dict[tuple[str, int], list[Pos]] = defaultdict(list)
+    for p in order:
+        lines["row", p.row].append(p)
+        lines["col", p.col].append(p)
+    tried: set[frozenset[Pos]] = set()
+    found: list[tuple[list[Pos], list[Pos], Placement, Placement]] = []
+    checks = 0
+    for line in lines.values():
+        for k in range(1, min(len(line), settings.max_part) + 1):
+            for combo in itertools.combinations(line, k):
+                part = frozenset(combo)
+                if part in tried:  # a single cell lies in its row and in its column
+                    continue
+                tried.add(part)
+                rest = [p for p in order if p not in part]
+                if not rest or len(rest) > settings.max_part or not _collinear(rest):
+                    continue
+                if not _may_share_a_line([cells[p] for p in combo]) or not _may_share_a_line(
+                    [cells[p] for p in rest]
+                ):
+                    continue
+                if checks >= settings.max_checks:
+                    return _best_splits(found, settings.max_splits)
+                first = Placement(tuple((p, cells[p]) for p in combo))
+                checks += 1
+                if validate_placement(before, first, first_turn=first_turn):
+                    continue
+                middle = before.with_tiles(first.tiles)
+                second = Placement(tuple((p, cells[p]) for p in rest))
+                checks += 1
+                if validate_placement(middle, second, first_turn=False):
+                    continue
+                found.append((sorted(combo), rest, first, second))
+    return _best_splits(found, settings.max_splits)
+
+
+def _best_splits(
+    found: list[tuple[list[Pos], list[Pos], Placement, Placement]], limit: int
+) -> tuple[tuple[Placement, Placement], ...]:
+    found.sort(key=lambda f: (f[0], f[1]))
+    return tuple((first, second) for _, _, first, second in found[:limit])

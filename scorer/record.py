@@ -7,10 +7,12 @@ A record is a JSON object::
      "turns": [{"player": 0, "place": [tile, ...]}, {"player": 1, "exchange": 3},
                {"player": 0, "pass": true}, {"player": 1, "place": [tile], "out": true},
                {"player": 0, "review": {"reason": "...", "seen": [tile...],
-                                        "candidates": [[tile...], ...], "frame": 12}}]}
+                                        "candidates": [[tile...], ...], "frame": 12,
+                                        "splits": [[[tile...], [tile...]], ...]}}]}
 
 Optional keys added by tabletally (readers may ignore them): ``tie_break`` (``"youngest"`` or
-``"oldest"``) and ``colors`` (the palette's colour names; tile colours must be among them).
+``"oldest"``), ``colors`` (the palette's colour names; tile colours must be among them) and a
+review's ``splits`` (two-move readings, each ``[first turn's tiles, next turn's tiles]``).
 Unknown keys are ignored. The JSON Schema is ``scorer/schema/tabletally-game-1.schema.json``.
 
 Every problem raises :class:`RecordError` whose message names the source and the field, e.g.
@@ -191,7 +193,19 @@ class _Reader:
         frame = r.get("frame")
         if frame is not None:
             frame = self.integer(frame, f"{field}.review.frame", 0, 10**12)
-        return Review(player, reason, seen, cands, frame)
+        splits = []
+        for i, pair in enumerate(self.arr(r.get("splits", []), f"{field}.review.splits")):
+            where = f"{field}.review.splits[{i}]"
+            pair = self.arr(pair, where)
+            if len(pair) != 2:
+                raise self.fail(where, f"expected two turns' tiles, got {len(pair)}")
+            splits.append(
+                (
+                    self.tiles(pair[0], f"{where}[0]", allow_empty=False),
+                    self.tiles(pair[1], f"{where}[1]", allow_empty=False),
+                )
+            )
+        return Review(player, reason, seen, cands, frame, tuple(splits))
 
 
 def _kind(v: object) -> str:
@@ -350,6 +364,8 @@ def event_json(e: Event) -> dict[str, Any]:
     }
     if e.frame is not None:
         review["frame"] = e.frame
+    if e.splits:
+        review["splits"] = [[_tiles_json(a), _tiles_json(b)] for a, b in e.splits]
     return {"player": e.player, "review": review}
 
 

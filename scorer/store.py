@@ -26,7 +26,8 @@ Layout on disk: ``games.db`` (plus SQLite's ``-wal``/``-shm``) and, next to it,
 Events are stored as JSON in the turn form of the ``tabletally-game/1`` record (INTERFACES.md):
 ``{"player": 0, "place": [{"row", "col", "color", "shape"}...], "out": true}``,
 ``{"player": 1, "exchange": 3}``, ``{"player": 0, "pass": true}`` and
-``{"player": 0, "review": {"reason", "seen", "candidates", "frame"}}``.
+``{"player": 0, "review": {"reason", "seen", "candidates", "frame"}}`` (plus ``"splits"``:
+``[[tiles, tiles], ...]`` when the review offers two-move readings).
 """
 
 from __future__ import annotations
@@ -194,6 +195,12 @@ def _placement_from(items: Sequence[Mapping[str, Any]]) -> Placement:
     return Placement(tuple(_tile_from(d) for d in items))
 
 
+def _split_from(items: Sequence[Any]) -> tuple[Placement, Placement]:
+    if len(items) != 2:
+        raise ValueError(f"a split has two turns, got {len(items)}")
+    return _placement_from(items[0]), _placement_from(items[1])
+
+
 def encode_event(event: Any) -> dict[str, Any]:
     """An event of :mod:`scorer.game` as a JSON-able dict in the record's turn form.
 
@@ -219,6 +226,12 @@ def encode_event(event: Any) -> dict[str, Any]:
                 "seen": _placement_json(event.seen),
                 "candidates": [_placement_json(c) for c in event.candidates],
                 "frame": event.frame,
+                # only when there are some: stores written before splits existed look the same
+                **(
+                    {"splits": [[_placement_json(a), _placement_json(b)] for a, b in event.splits]}
+                    if event.splits
+                    else {}
+                ),
             },
         }
     raise TypeError(f"not a game event: {event!r}")
@@ -249,6 +262,7 @@ def decode_event(d: Mapping[str, Any]) -> Any:
                 _placement_from(r.get("seen", [])),
                 tuple(_placement_from(c) for c in r.get("candidates", [])),
                 r.get("frame"),
+                tuple(_split_from(s) for s in r.get("splits", [])),
             )
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"stored event {dict(d)!r} is malformed: {e}") from None
@@ -591,26 +605,47 @@ class GameStore:
             IndexError: ``index`` out of range (``0..n-1`` for replace/delete, ``0..n`` for
                 insert, n = number of events).
         """
-        if op not in CORRECTION_OPS:
-            raise ValueError(f"op must be one of {', '.join(CORRECTION_OPS)}, not {op!r}")
-        if (event is None) != (op == "delete"):
-            raise ValueError(
-                f"{op!r} needs an event" if event is None else "'delete' takes no event"
-            )
-        payload = None if event is None else json.dumps(encode_event(event))
+        self.correct_many(game_id, [(op, index, event)], source=source)
+
+    def correct_many(
+        self,
+        game_id: int,
+        edits: Sequence[tuple[Literal["replace", "delete", "insert"], int, Any]],
+        *,
+        source: Literal["camera", "ui", "import"] = "ui",
+    ) -> None:
+        """Apply several corrections ``(op, index, event)`` in order, in one transaction: all
+        of them are stored or none (e.g. a review accepted as two turns: a replace and an
+        insert that must not be half done after a crash). Each index refers to the game as
+        the previous edits left it. Raises as :meth:`correct` (nothing stored then).
+        """
+        rows = []
+        for op, index, event in edits:
+            if op not in CORRECTION_OPS:
+                raise ValueError(f"op must be one of {', '.join(CORRECTION_OPS)}, not {op!r}")
+            if (event is None) != (op == "delete"):
+                raise ValueError(
+                    f"{op!r} needs an event" if event is None else "'delete' takes no event"
+                )
+            rows.append((op, index, None if event is None else json.dumps(encode_event(event))))
         with self._write() as db:
             self._game_row(game_id)
             n = self._count(game_id)
-            hi = n if op == "insert" else n - 1
-            if not 0 <= index <= hi:
-                raise IndexError(
-                    f"event index {index} out of range for {op!r} (game {game_id} has {n} events)"
+            seq = self._next_seq(game_id)
+            for op, index, payload in rows:
+                hi = n if op == "insert" else n - 1
+                if not 0 <= index <= hi:
+                    raise IndexError(
+                        f"event index {index} out of range for {op!r} "
+                        f"(game {game_id} has {n} events)"
+                    )
+                db.execute(
+                    "INSERT INTO log (game_id, seq, op, idx, event, source, frame, key, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)",
+                    (int(game_id), seq, op, int(index), payload, source, _now()),
                 )
-            db.execute(
-                "INSERT INTO log (game_id, seq, op, idx, event, source, frame, key, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, ?)",
-                (int(game_id), self._next_seq(game_id), op, int(index), payload, source, _now()),
-            )
+                seq += 1
+                n += {"insert": 1, "delete": -1}.get(op, 0)
             self._touch(db, game_id)
 
     def log(self, game_id: int) -> list[LogEntry]:

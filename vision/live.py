@@ -176,7 +176,10 @@ class LiveSession:
 
     Args:
         store: the game store (the session appends camera turns; the UI may append
-            exchanges, passes and corrections at any time).
+            exchanges, passes and corrections at any time: the tracker re-reads the game
+            when the store's revision moved, before diffing its next settled board). One
+            connection guarded by the store's lock serves the session thread and the web
+            request threads alike.
         game_id: the game to track into.
         source: a :class:`~vision.sources.FrameSource` or a spec for one (camera index, video
             file, image folder, stream URL).

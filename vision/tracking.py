@@ -25,7 +25,13 @@ detector. Per observation:
    exchanges and passes entered in the UI keep the turn order. Anything else — tiles vanished or
    changed, an illegal diff, tiles in two lines (two moves without a settle), an ambiguous
    reading — becomes a :class:`scorer.game.Review` turn with what was seen and the best legal
-   candidates: never dropped, never guessed.
+   candidates: never dropped, never guessed. When the added tiles are no legal single move,
+   the Review also lists the ways to read them as two consecutive legal turns
+   (``Review.splits``, :func:`scorer.infer.split_moves`) for the user to accept.
+
+Before aligning a settled board the tracker checks the sink's ``version()``: when anyone else
+wrote to the game (the web UI resolving a review, correcting, deleting or inserting a turn), it
+re-reads the game and diffs against the corrected table from then on (:meth:`Tracker._sync`).
 
 The tracker writes to a :class:`GameSink`: :class:`StoreSink` (the SQLite store, for ``serve``
 and ``replay``) or :class:`MemorySink` (an in-memory :class:`scorer.game.Game`, for tests).
@@ -95,6 +101,9 @@ class TrackerSettings:
         setup_first_frame: the first settled board is the setup, not a move
             (``--setup first-frame``).
         max_candidates: candidates kept in a Review (best first).
+        max_splits: two-turn readings kept in a Review whose tiles are no legal move as one
+            turn (:func:`scorer.infer.split_moves`; its own limits cap the search at a few ms).
+            4: two parts of up to 6 tiles rarely split more ways; 0 turns the search off.
         late_sightings: when a settled run ends, a cell seen in at least this many of its
             observations, always with the same reading, but in too few for the majority vote,
             is added and the run settled again (a tile the detector finds only now and then,
@@ -127,6 +136,7 @@ class TrackerSettings:
     stills: bool = False
     setup_first_frame: bool = False
     max_candidates: int = 3
+    max_splits: int = 4
     max_flicker: int = 2
     late_sightings: int = 2
     confirm_settles: int = 2
@@ -870,11 +880,16 @@ class Tracker:
         return replay(game).next_player
 
     def _review(
-        self, reason: str, seen: Placement, candidates: Iterable[Placement], frame: int
+        self,
+        reason: str,
+        seen: Placement,
+        candidates: Iterable[Placement],
+        frame: int,
+        splits: tuple[tuple[Placement, Placement], ...] = (),
     ) -> Review:
         player = self._next_player()
         cands = tuple(candidates)[: self.settings.max_candidates]
-        return Review(player, reason, seen, cands, frame)
+        return Review(player, reason, seen, cands, frame, splits)
 
     def _infer(self, added: Mapping[Pos, list[Tile]], seen: Placement, frame: int) -> Event:
         """Read the added cells as a move; a Place when legal and unambiguous, else a Review."""
@@ -882,7 +897,9 @@ class Tracker:
             AmbiguousMoveError,
             MoveInferenceError,
             NoLegalReadingError,
+            SplitSettings,
             infer_move,
+            split_moves,
         )
 
         before = Board(self.baseline)
@@ -903,6 +920,18 @@ class Tracker:
                 and not _one_line(list(added), self.baseline)
             ):
                 reason = f"tiles added in more than one place (two moves without a settle?): {e}"
+            splits: tuple[tuple[Placement, Placement], ...] = ()
+            if isinstance(e, NoLegalReadingError) and len(added) > 1 and self.settings.max_splits:
+                # two turns laid without a settle between them (a quick player, a hand that
+                # never left the table): offer the legal two-turn readings, decide nothing
+                splits = split_moves(
+                    before,
+                    {p: r[0] for p, r in added.items()},
+                    first_turn=not self.baseline,
+                    settings=SplitSettings(max_splits=self.settings.max_splits),
+                )
+                if splits:
+                    reason += f"; legal as two turns ({len(splits)} way(s) to split it)"
             if isinstance(e, NoLegalReadingError):
                 drop = self._legal_without_one(added)
                 if drop:
@@ -912,7 +941,7 @@ class Tracker:
                         + " (an empty cell or a neighbour's tile read as a tile?)"
                     )
                     cands = [pl for _, pl in drop] + cands
-            return self._review(reason, seen, legal or cands, frame)
+            return self._review(reason, seen, legal or cands, frame, splits)
         except MoveInferenceError as e:  # vanished/changed cannot happen: before is forced
             return self._review(str(e), seen, (), frame)
         return Place(self._next_player(), inf.placement)

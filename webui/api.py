@@ -16,7 +16,8 @@ Writing (POST/PATCH only, CSRF token required, PIN when configured):
   ``{"player": 1, "exchange": 3}``, ``{"player": 0, "pass": true}``) -> 201 ``{"index": k}``.
 - ``PATCH /api/games/<id>/turns/<k>`` a record turn -> replaces turn k (a stored correction).
 - ``POST /api/games/<id>/corrections`` ``{"op": "replace"|"delete"|"insert", "index": k,
-  "turn": {...}}``.
+  "turn": {...}}``, or ``{"op": "split", "index": k, "split": s}``: accept split ``s`` of the
+  review at ``k`` as two turns (stored in one transaction).
 - ``POST /api/games/<id>/out`` — the latest placement emptied its player's hand (+6).
 - ``POST /api/games/<id>/status`` ``{"status": "finished"|"active"}``.
 - ``POST /api/import`` a record (JSON body, or a multipart file field ``record``) -> 201 a new
@@ -240,6 +241,9 @@ def correction(game_id: int) -> tuple[Response, int]:
     op = data.get("op")
     index = data.get("index")
     event = None
+    if op == "split":
+        g.accept_split(st, game_id, index, data.get("split", 0))
+        return _written(game_id, op=op, index=index)
     if op in ("replace", "insert"):
         if "turn" not in data:
             raise g.ApiError(400, "bad_turn", f"turn: required for op {op!r}")

@@ -13,7 +13,7 @@ is addressed by id under ``/api/games/<id>/...`` and ``/games/<id>/...``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from flask import Flask, current_app
@@ -215,6 +215,59 @@ def correct(st: WebState, game_id: int, op: str, index: Any, event: Event | None
             raise ApiError(400, "bad_turn", f"turn: required for op {op!r}")
         check_player(game, event)
     st.store.correct(game_id, op, k, event)  # type: ignore[arg-type]  # op checked above
+    st.hub.bump(game_id)
+
+
+def split_edits(game: Game, index: int, split: int) -> list[tuple[str, int, Event]]:
+    """The corrections that accept split ``split`` of the review at ``index`` as two turns:
+    the review becomes ``Place(player, first)`` and ``Place(next player, second)`` is
+    inserted after it (issue 4: two moves without a settle).
+
+    Turns logged after the review were given the seat that followed the review's one turn;
+    with two turns there, they belong one seat on. They are moved one seat on only when that
+    makes every later turn in turn and leaving them would not (they were tracked in order);
+    otherwise they are left as they are and the replay flags what is out of turn.
+
+    Raises:
+        ApiError: 409 the turn is not a review, 400 no such split.
+    """
+    from scorer.game import Review
+
+    ev = game.events[index]
+    if not isinstance(ev, Review):
+        raise ApiError(409, "not_review", f"turn {index + 1} is not waiting for review")
+    if isinstance(split, bool) or not isinstance(split, int) or not 0 <= split < len(ev.splits):
+        raise ApiError(
+            400, "bad_split", f"split {split!r} does not exist (the review offers {len(ev.splits)})"
+        )
+    first, second = ev.splits[split]
+    n = len(game.players)
+    edits: list[tuple[str, int, Event]] = [
+        ("replace", index, Place(ev.player, first)),
+        ("insert", index + 1, Place((ev.player + 1) % n, second)),
+    ]
+    later = game.events[index + 1 :]
+    if later:
+        moved = [replace(e, player=(e.player + 1) % n) for e in later]
+        head = (*game.events[:index], Place(ev.player, first), Place((ev.player + 1) % n, second))
+
+        def out_of_turn(events: tuple[Event, ...]) -> bool:
+            result = replay(replace(game, events=events))
+            return any(
+                v.code == "out_of_turn" for t in result.turns[index + 2 :] for v in t.violations
+            )
+
+        if out_of_turn(head + later) and not out_of_turn(head + tuple(moved)):
+            edits += [("replace", index + 2 + j, e) for j, e in enumerate(moved)]
+    return edits
+
+
+def accept_split(st: WebState, game_id: int, index: Any, split: Any) -> None:
+    """Accept a review's two-turn reading (:func:`split_edits`), stored in one transaction."""
+    game = st.store.game(game_id)
+    k = check_index(game, index)
+    edits = split_edits(game, k, split)
+    st.store.correct_many(game_id, edits)  # type: ignore[arg-type]  # ops are literal above
     st.hub.bump(game_id)
 
 

@@ -256,7 +256,8 @@ def board_svg(game_id: int) -> Response:
 @bp.post("/games/<int:game_id>/action")
 def action(game_id: int) -> WResponse:
     """Live page buttons: ``exchange`` (with ``count``), ``pass``, ``out``, ``finish``,
-    ``resume``, and review resolution (``accept`` with ``index`` and ``candidate``, ``dismiss``)."""
+    ``resume``, and review resolution (``accept`` with ``index`` and ``candidate``, ``dismiss``,
+    ``split`` with ``index`` and ``split``: the review accepted as two turns)."""
     st = g.state()
     _, game, result = g.load(st, game_id)
     what = request.form.get("action", "")
@@ -272,6 +273,8 @@ def action(game_id: int) -> WResponse:
         g.set_status(st, game_id, "finished" if what == "finish" else "active")
         if what == "finish":
             return redirect(url_for("pages.end", game_id=game_id))
+    elif what == "split":
+        g.accept_split(st, game_id, _form_int("index"), _form_int("split", 0))
     elif what in ("accept", "dismiss"):
         k = g.check_index(game, _form_int("index"))
         review = dump_record(game)["turns"][k]

@@ -134,6 +134,16 @@ def _turn_json(
         out["reason"] = event.reason
         out["candidates"] = [placement_json(c) for c in event.candidates]
         out["frame"] = event.frame
+        # two-turn readings: this turn's player lays the first part, the next seat the second
+        n = len(game.players)
+        out["splits"] = [
+            {
+                "first": placement_json(a),
+                "second": placement_json(b),
+                "names": [game.players[event.player % n], game.players[(event.player + 1) % n]],
+            }
+            for a, b in event.splits
+        ]
     if running is not None:
         out["totals"] = list(running)
     return out

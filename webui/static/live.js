@@ -92,6 +92,12 @@
         btns.append(actionForm({ action: "accept", index: r.index, candidate: i },
                                (i === 0 ? "Accept as seen: " : "Accept reading " + i + ": ") + txt));
       });
+      (r.splits || []).forEach((sp, i) => {
+        const txt = (c) => c.map((t) => t.text + "@" + t.row + "," + t.col).join(" ");
+        btns.append(actionForm({ action: "split", index: r.index, split: i },
+                               "Accept as two moves: " + sp.names[0] + " " + txt(sp.first) +
+                               ", then " + sp.names[1] + " " + txt(sp.second)));
+      });
       btns.append(actionForm({ action: "dismiss", index: r.index }, "Dismiss", "quiet"));
       li.append(btns);
       return li;
