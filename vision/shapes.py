@@ -12,6 +12,15 @@ soft, small or defocused symbols still match (the radial-signature / "centroid d
 descriptor, e.g. Zhang & Lu, "Review of shape representation and description techniques",
 Pattern Recognition 37 (2004), section 3.1).
 
+Blur (defocus, motion, small tiles) rounds a diamond's tips and fills a clover's notches and a
+star8's valleys, so the binary outline alone confuses those pairs. The classifier therefore
+also reads the grey symbol - in linear light (:func:`linear_light_scores`: blur mixes light
+before the camera's sRGB encoding bends it) - by correlation with blurred grey prototypes
+(:func:`template_scores`), by its threshold-free radial profile (:func:`integrated_profiles`)
+and by that profile's 8th angular harmonic in the symbol's own 4-fold frame
+(:func:`notch_harmonic`), whose sign tells straight flanks (diamond, square) from lobes and
+notches (clover) and which blur shrinks without flipping while anything is left of it.
+
 Prototype geometry (fractions of the tile side, measured on a classic set: symbol about 60-70 %
 of a 30 mm tile): circle radius 0.30; square half-side 0.25, edges parallel to the tile's;
 diamond the square turned 45 degrees; clover four lobes pointing at the tile edges (the "+"-like
@@ -131,9 +140,11 @@ class ShapeSettings:
             integrated radial profile in the frame of the symbol's own 4-fold axes, in units
             of the mean radius), added in quadrature for the confidences. The scale is the
             outline's: ``sigma`` (0.035) over the spread of that harmonic about the
-            prototype's on correctly read tiles (about 0.007-0.009 of the mean radius on
-            held-out renders), so 4 weighs one spread like about one ``sigma``. 0 turns the
-            term off.
+            prototype's on correct reads (RMS 0.005-0.008 of the mean radius for circles,
+            squares, diamonds and clovers on held-out renders, seeds 7 and 11), so 4 weighs
+            one spread like about one ``sigma``. Shape identity on those renders (2608 tiles)
+            with weights 3 / 4 / 6: 96.6 / 96.6 / 96.3 % (with the other weights varied too,
+            all within 95.9-96.8 %); 0 (the term off): 93.3 %.
         notch_cap: largest :func:`notch_distances` (units of the mean radius): about three
             times the harmonic's spread on correct reads, so a prototype whose proportions
             differ from the printed symbol's (a star4's flanks) is not pushed away by this
@@ -748,9 +759,12 @@ def notch_harmonic(
     ``r(t)`` going as ``cos 8 (t - d)``: positive when the outline is pointed where it is
     longest and flat between (straight flanks: a diamond's tips, a square's corners, a star4's
     points), negative when it is round where it is longest and pinched between (a clover's
-    lobes and notches). Blur shrinks it (the angular harmonics of a blurred outline shrink by
-    a positive factor) but does not flip it, and it does not depend on the symbol's size or
-    on how far the tile is turned.
+    lobes and notches). Blur shrinks it (an isotropic blur multiplies each angular harmonic
+    of the image by a positive factor at every radius) and keeps its sign while anything is
+    left: on the Gaussian-blurred grey prototypes the clover's ``a_8`` goes -0.031, -0.017,
+    -0.002 at blurs of 0.015, 0.035, 0.065 of the side and only crosses zero near 0.08
+    (the diamond's +0.039, +0.028, +0.010). It depends neither on the symbol's size nor on
+    how far the tile is turned.
 
     Args:
         profiles: ``(..., bins)`` radial profiles (e.g. :func:`integrated_profiles`, mean 1).
@@ -790,7 +804,7 @@ def notch_distances(
     ``template_blur`` levels), since blur shrinks it. For the 4-fold symbols (square, diamond,
     clover, star4) the distance is the difference of the signed ``a8``: it separates straight
     flanks from lobes and notches (diamond vs clover), the pair blur confuses most, by a sign
-    that blur does not flip. A circle or a star8 has no 4-fold axes, so the phase used to
+    that blur keeps. A circle or a star8 has no 4-fold axes, so the phase used to
     align ``a8`` is noise there: the distance is the difference of the 8-fold amplitude
     ``m8`` from the prototype's (about 0 for a circle), for a star8 only a shortfall: its
     many close edges make the measured blur read high (:func:`edge_blur` reads 0.103 on the
