@@ -759,12 +759,12 @@ def notch_harmonic(
     ``r(t)`` going as ``cos 8 (t - d)``: positive when the outline is pointed where it is
     longest and flat between (straight flanks: a diamond's tips, a square's corners, a star4's
     points), negative when it is round where it is longest and pinched between (a clover's
-    lobes and notches). Blur shrinks it (an isotropic blur multiplies each angular harmonic
-    of the image by a positive factor at every radius) and keeps its sign while anything is
-    left: on the Gaussian-blurred grey prototypes the clover's ``a_8`` goes -0.031, -0.017,
-    -0.002 at blurs of 0.015, 0.035, 0.065 of the side and only crosses zero near 0.08
-    (the diamond's +0.039, +0.028, +0.010). It depends neither on the symbol's size nor on
-    how far the tile is turned.
+    lobes and notches). An isotropic blur commutes with rotations, so it acts on each angular
+    harmonic of the image separately, and damps the fine ones most; measured, it shrinks
+    ``a_8`` and keeps its sign while anything is left: on the Gaussian-blurred grey
+    prototypes the clover's ``a_8`` goes -0.031, -0.017, -0.002 at blurs of 0.015, 0.035,
+    0.065 of the side and only crosses zero near 0.08 (the diamond's +0.039, +0.028, +0.010).
+    It depends neither on the symbol's size nor on how far the tile is turned.
 
     Args:
         profiles: ``(..., bins)`` radial profiles (e.g. :func:`integrated_profiles`, mean 1).
@@ -809,7 +809,7 @@ def notch_distances(
     ``m8`` from the prototype's (about 0 for a circle), for a star8 only a shortfall: its
     many close edges make the measured blur read high (:func:`edge_blur` reads 0.103 on the
     grey star8 prototype blurred by 0.08, 0.086 on the circle), so the prototype blurred as
-    much as measured keeps the least 8-fold amplitude a real star8 can show.
+    much as measured is, up to noise, a lower bound of a real star8's 8-fold amplitude.
     Each distance is capped at ``notch_cap``: the printed proportions differ between sets
     (a star4's ``a8`` moves a lot with the depth of its flanks), so a mismatch far beyond the
     harmonic's noise says no more than one just beyond it (bounded influence).
