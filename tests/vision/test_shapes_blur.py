@@ -265,3 +265,24 @@ def test_rendered_blurred_boards_are_read_better_than_before() -> None:
     old_rate = got["old"][0] / got["old"][1]
     assert new_rate >= 0.95, got
     assert new_rate >= old_rate + 0.03, got
+
+
+@pytest.mark.parametrize("sigma", [0.02, 0.05, 0.08])
+def test_edge_blur_reads_the_sigma_of_a_blurred_straight_edge(sigma: float) -> None:
+    """A straight step blurred by a Gaussian, in the searched region of the patch: the
+    estimate is its sigma (fraction of the side) to within the estimator's known bias (the
+    mean slope over the 0.3-0.7 band is ~5 % below the peak slope) and the pixel grid's, and
+    0 for a patch with no edge."""
+    x = (np.arange(P) + 0.5) / P - 0.5
+    step = 0.5 * (1 + np.vectorize(math.erf)((x - 0.03) / (sigma * math.sqrt(2))))
+    k = round(INSET * P)
+    inner = np.zeros((P, P), np.float32)
+    inner[k : P - k, k : P - k] = 1.0
+    patch = np.tile(step, (P, 1)).astype(np.float32) * inner
+    got = edge_blur(np.stack([patch, patch.T, np.zeros_like(patch)]))
+    assert got.shape == (3,)
+    assert got[0] == pytest.approx(got[1], rel=1e-4)  # same edge turned: same reading
+    # a 1 px blur (0.02 of 48 px) reads ~17 % high: central differences flatten a sharp edge
+    assert sigma * 0.97 < got[0] < sigma * 1.2, (got, sigma)
+    assert got[2] == 0.0
+    assert edge_blur(np.zeros((0, P, P), np.float32)).shape == (0,)
