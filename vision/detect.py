@@ -1669,6 +1669,8 @@ def _assemble(
                 s.shape,
                 new.blur,
                 new.score.reshape(len(todo), s.patch_px, s.patch_px),
+                new.body_rgb,
+                new.symbol_rgb,
             )
             if reads is None:
                 reads = new
