@@ -1243,6 +1243,8 @@ def _grow_on_lattice(
             s.shape,
             reads.blur,
             reads.score.reshape(n, s.patch_px, s.patch_px),
+            reads.body_rgb,
+            reads.symbol_rgb,
         )
         xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
         ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
