@@ -33,7 +33,7 @@ import contextlib
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -53,6 +53,7 @@ from vision.shapes import (
     classify_profiles,
     prototype_areas,
     radial_profiles,
+    shape_polygon,
     single_thread_matmul,
 )
 
@@ -113,6 +114,16 @@ class DetectorSettings:
         weak_max_residual: a hole seen only in the neutral mask joins the board when it is
             within this many pitches of a free cell next to a tile found in the dark mask
             (the lattice fitted to those); a cloth pattern rarely sits on a cell.
+        weak_admit_rounds: fits of the lattice while weak holes join: each refit includes
+            the holes that joined, so a board whose strong tiles are all at one end still
+            admits its far arms (a lattice fitted to one end bends away from the other).
+        isolated_cells: a tile with no other within this many cells (Chebyshev) is kept only
+            when it shows its own square dark body (tiles are played touching the board).
+        grow_rounds, grow_min_tiles, grow_max_offset: once ``grow_min_tiles`` tiles fix the
+            lattice, the free cells next to the board are read straight off it (a tile whose
+            body the masks lost to glare, blur or a dark table), for up to ``grow_rounds``
+            rings of cells; a symbol more than ``grow_max_offset`` tile sides off its cell's
+            centre is not taken (tiles are pushed a few mm off the grid, not a third of one).
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -142,15 +153,25 @@ class DetectorSettings:
             lifts it, its saturation
             (chroma/brightness) is below ``body_max_saturation`` (glare is the light's own
             colour: a grey under uncorrected tungsten light reaches about 0.4).
+        body_relative_max: a margin counts as dark black paint only when its brightness over
+            the local light envelope is at most this x the board's median (one paint, one
+            light): cloth patterns' dark parts are lighter than the tiles' black bodies.
         min_dark_tiles_for_glare: a glared (grey, not dark) margin is accepted only when at
             least this many tiles with plainly dark margins are in view: on an empty patterned
             cloth, khaki petals around a yellow dot are not glared tiles.
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
+        glare_min_paint_chroma: ... or the symbol minus its margin (glare adds the light's own
+            colour to both, and a warm lamp's glare is warm) has at least this chroma
+            (max - min of the sRGB difference, levels): the paint shows through the glare.
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
+        size_blur_slack: the symbol area's upper bound grows by this x the prototype's
+            outline length x the measured edge blur (both in tile sides): blur fills notches
+            and spreads the segmented edge, so a long outline (star4) gains area a compact
+            one does not.
         max_symbol_fraction: largest hole, as a fraction of the work image's area.
         ring_width: width of the ring around a hole that must be tile body, as a fraction of
             the hole's equivalent diameter (the body around a symbol is about 0.2 of a tile,
@@ -186,12 +207,21 @@ class DetectorSettings:
             ringed by petals and background) that mimic a symbol in a dark ring. The
             tolerance is at least ``body_noise_factor`` x the margin's median deviation, so
             sensor noise in dim light (a Gaussian spread, not a second paint) passes.
+        max_side_deviation: the margin is black paint on all four sides: the median colour
+            of each side's part of the margin lies within this x (symbol-body colour
+            distance) of the whole margin's median. Rejects an empty cell walled in by tiles
+            on three sides (table on the fourth; seen on wood in a rendered 4-player game).
         centre_disc: radius of the centre disc sampled as "symbol": every classic symbol
             covers the centre (the thinnest, star4, has an inner radius of about 0.1).
         min_symbol_contrast: symbol and body colours must differ by at least this (8-bit RGB
             Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
             combined distance is not a tile (a cloth pattern, a reflection).
+        max_colour_distance: a symbol whose colour is farther than this (weighted CIE76
+            Delta E, :class:`vision.colour.ColourReading` ``distances``) from every palette
+            paint after white balance and scene adaptation is not a tile. Read symbols lie
+            within 49 of their paint in 99.9 % of 3,200 hard rendered tiles (the rest are
+            heavy glare); a white check of a tablecloth lies at 54 from the classic paints.
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -212,6 +242,11 @@ class DetectorSettings:
     weak_max_residual: float = 0.3
     weak_area_factor: float = 4.0
     weak_search_rounds: int = 2
+    weak_admit_rounds: int = 4
+    grow_rounds: int = 6
+    isolated_cells: int = 2
+    grow_min_tiles: int = 3
+    grow_max_offset: float = 0.2
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
@@ -226,10 +261,13 @@ class DetectorSettings:
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
     body_max_dark: float = 0.5
+    body_relative_max: float = 1.8
     body_max_saturation: float = 0.45
     min_dark_tiles_for_glare: int = 3
     glare_min_symbol_saturation: float = 0.25
+    glare_min_paint_chroma: float = 30.0
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
+    size_blur_slack: float = 1.0
     max_symbol_fraction: float = 0.05
     ring_width: float = 0.15
     min_ring_dark: float = 0.8
@@ -247,9 +285,11 @@ class DetectorSettings:
     body_tolerance: float = 0.3
     min_body_uniform: float = 0.75
     body_noise_factor: float = 3.0
+    max_side_deviation: float = 0.8
     centre_disc: float = 0.07
     min_symbol_contrast: float = 20.0
     max_shape_distance: float = 0.3
+    max_colour_distance: float = 50.0
     colour: ColourSettings = field(default_factory=ColourSettings)
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)
@@ -641,6 +681,7 @@ class _Reads:
     sharpness: NDArray[np.float64]  # (N,) variance of the Laplacian of the patch
     blur: NDArray[np.float64]  # (N,) symbol edge blur sigma, fraction of the tile side
     score: NDArray[np.float32]  # (N, p * p) symbol score 0 (body) .. 1 (symbol), clipped
+    centroid: NDArray[np.float64]  # (N, 2) symbol centroid - patch centre, tile sides (u, w)
     patches: NDArray[np.uint8] | None = None  # (N, p, p, 3) BGR when debugging
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
 
@@ -658,9 +699,18 @@ class _Reads:
             self.sharpness[idx],
             self.blur[idx],
             self.score[idx],
+            self.centroid[idx],
             None if self.patches is None else self.patches[idx],
             None if self.masks is None else self.masks[idx],
         )
+
+    def concat(self, other: _Reads) -> _Reads:
+        """These readings followed by ``other``'s."""
+        parts: dict[str, Any] = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            parts[f.name] = None if a is None or b is None else np.concatenate([a, b])
+        return _Reads(**parts)
 
     def put(self, idx: NDArray[np.int64], other: _Reads) -> None:
         """Overwrite the readings of tiles ``idx`` with ``other`` (same order)."""
@@ -676,6 +726,7 @@ class _Reads:
             "sharpness",
             "blur",
             "score",
+            "centroid",
             "patches",
             "masks",
         ):
@@ -789,7 +840,18 @@ def _read_patches(
     dev = np.sqrt((ring * ring).sum(axis=1))  # (n, R)
     tol = np.maximum(s.body_tolerance * np.sqrt(dd), s.body_noise_factor * np.median(dev, axis=1))
     uniform = (dev <= tol[:, None]).mean(axis=1)
-    ok = (dd >= s.min_symbol_contrast**2) & (uniform >= s.min_body_uniform)
+    # black paint on all four sides: the margin of each side on its own lies near the body
+    # colour (an empty cell walled in by tiles on three sides has table on the fourth)
+    side_dev = np.zeros(n)
+    for k in range(4):
+        sk = _median_u8(planes[:, :, geo.body_idx[geo.side_of_body == k]]).astype(np.float32)
+        side_dev = np.maximum(side_dev, np.sqrt(((sk - body_c) ** 2).sum(axis=1)))
+    side_dev = side_dev / np.maximum(np.sqrt(dd), 1e-6)
+    ok = (
+        (dd >= s.min_symbol_contrast**2)
+        & (uniform >= s.min_body_uniform)
+        & (side_dev <= s.max_side_deviation)
+    )
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
     score = planes[:, 0] * dn[:, 0:1]
@@ -818,6 +880,17 @@ def _read_patches(
     prof, sol, ok_p = radial_profiles(sym3, s.shape.bins)
     ok &= ok_p
     area = sym8.reshape(n, pp).sum(axis=1, dtype=np.int64).astype(np.float64)
+    grid = (np.arange(p, dtype=np.float64) + 0.5) / p - 0.5
+    centroid = (
+        np.stack(
+            [
+                (sym3.sum(axis=1) * grid[None, :]).sum(axis=1),  # u: along the columns
+                (sym3.sum(axis=2) * grid[None, :]).sum(axis=1),  # w: down the rows
+            ],
+            axis=1,
+        )
+        / np.maximum(area, 1.0)[:, None]
+    )
     inner_sym = cv2.erode(sym8, np.ones((3, 3), np.uint8)).reshape(n, pp)
     n_inner = inner_sym.sum(axis=1, dtype=np.int64)
     small = n_inner < 4
@@ -845,6 +918,7 @@ def _read_patches(
         sharpness=sharp,
         blur=_edge_blur(score.reshape(n, p, p), p),
         score=np.clip(score, 0.0, 1.0) * geo.inner_flat[None, :],
+        centroid=centroid,
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
     )
@@ -867,6 +941,7 @@ def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
 @dataclass(frozen=True)
 class _PatchGeometry:
     body_idx: NDArray[np.int64]  # flat indices of the margin ring
+    side_of_body: NDArray[np.int64]  # (R,) which side (0 top, 1 right, 2 bottom, 3 left)
     centre_idx: NDArray[np.int64]  # flat indices of the centre disc
     inner_flat: NDArray[np.bool_]  # (p * p,) region searched for the symbol
 
@@ -885,7 +960,16 @@ def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
         body = (cheb >= s.body_ring[0]) & (cheb <= s.body_ring[1])
         centre = np.hypot(u, w) <= s.centre_disc
         inner = cheb <= 0.5 - s.patch_inset
-        g = _PatchGeometry(np.flatnonzero(body), np.flatnonzero(centre), inner.reshape(-1).copy())
+        side = np.where(
+            np.abs(w) >= np.abs(u), np.where(w < 0, 0, 2), np.where(u > 0, 1, 3)
+        ).reshape(-1)
+        body_idx = np.flatnonzero(body)
+        g = _PatchGeometry(
+            body_idx,
+            side[body_idx].astype(np.int64),
+            np.flatnonzero(centre),
+            inner.reshape(-1).copy(),
+        )
         _GEOMETRY[key] = g
     return g
 
@@ -978,6 +1062,8 @@ def _tile_like(
     s: DetectorSettings,
     *,
     check_size: bool = True,
+    ref_ratio: float | None = None,
+    black_seen: bool = False,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -988,23 +1074,60 @@ def _tile_like(
     light's own (near-neutral) colour - of low saturation. The symbol is printed at a fixed
     size: its area over the tile's is within ``symbol_size_range`` of the prototype's for the
     shape its outline reads as (``shape_idx``, ``(N,)`` indices in ``SHAPE_ORDER``).
+
+    ``ref_ratio``: the board's typical margin brightness over the light envelope (None: the
+    median of these patches' dark square ones). ``black_seen``: the board already showed
+    black tiles (patches read next to it), so glared margins count without more of them here.
     """
     dark = reads.body_v < s.body_max_dark * env_at
+    # one paint under one light: a dark margin much brighter (against the local light) than
+    # the board's typical tile body is another dark thing - petals around a flower's centre,
+    # the darker squares of a checked cloth - not black paint (glared bodies are judged by
+    # the neutral test below instead)
+    ratio = reads.body_v / np.maximum(env_at, 1.0)
+    if ref_ratio is None:
+        typical = reads.ok & square & dark
+        ref_ratio = (
+            float(np.median(ratio[typical])) if typical.sum() >= s.min_pitch_support else None
+        )
+    if ref_ratio is not None:
+        dark &= ratio <= s.body_relative_max * ref_ratio
     neutral = reads.body_sat < s.body_max_saturation
-    if int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
+    if not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
         neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
     # a glared tile keeps a coloured symbol on its grey margin (a printed board's cell is
     # grey on grey)
     sym = reads.symbol_rgb
     sym_sat = (sym.max(axis=1) - sym.min(axis=1)) / np.maximum(sym.max(axis=1), 1.0)
-    neutral &= sym_sat - reads.body_sat >= s.glare_min_symbol_saturation
+    # glare adds the light's own colour to margin and symbol alike (a warm lamp's glare is
+    # warm, not grey): what the symbol adds over its margin is its paint's colour
+    paint = sym - reads.body_rgb
+    paint_chroma = paint.max(axis=1) - paint.min(axis=1)
+    neutral &= (sym_sat - reads.body_sat >= s.glare_min_symbol_saturation) | (
+        paint_chroma >= s.glare_min_paint_chroma
+    )
     out = reads.ok & square & (dark | neutral)
     if check_size:
         proto = prototype_areas()[shape_idx]
-        ratio = np.sqrt(reads.area / np.maximum(proto, 1e-6))
         lo, hi = s.symbol_size_range
-        out &= (ratio >= lo) & (ratio <= hi)
+        # blur fills a symbol's concave notches and spreads its edge outwards (threshold,
+        # JPEG, resampling), so the area may grow with the outline's length: a thin star4 of
+        # small area but long outline gains relatively far more than a circle. It does not
+        # shrink a symbol much (a blurred convex edge keeps its half-height line), so the
+        # lower bound stays
+        slack = _prototype_perimeters()[shape_idx] * s.size_blur_slack * reads.blur
+        out &= (reads.area >= proto * lo * lo) & (reads.area <= proto * hi * hi + slack)
     return out
+
+
+@lru_cache(maxsize=1)
+def _prototype_perimeters() -> NDArray[np.float64]:
+    """``(6,)`` outline length of each prototype symbol in tile sides, in ``SHAPE_ORDER``."""
+    out = []
+    for sh in SHAPE_ORDER:
+        pts = shape_polygon(sh)
+        out.append(float(np.hypot(*(np.roll(pts, -1, axis=0) - pts).T).sum()))
+    return np.array(out, np.float64)
 
 
 def _tile_corners(
@@ -1126,6 +1249,167 @@ def _admit_weak(
                 taken.add(key)
                 changed = True
     return keep
+
+
+@dataclass
+class _Grown:
+    """Tiles read on free cells of the lattice next to the board (:func:`_grow_on_lattice`)."""
+
+    cells: NDArray[np.int64]  # (M, 2) (row, col) in the fit's frame
+    centres_xy: NDArray[np.float64]  # (M, 2) symbol centres, image px
+    corners_xy: NDArray[np.float64]  # (M, 4, 2)
+    reads: _Reads
+    shape_conf: NDArray[np.float64]  # (M, 6)
+
+
+def _grow_on_lattice(
+    image_bgr: NDArray[np.uint8],
+    env: NDArray[np.float32],
+    scale: float,
+    image_from_grid: NDArray[np.float64],
+    have: NDArray[np.int64],
+    have_xy: NDArray[np.float64],
+    angle_rad: float,
+    fill: float,
+    s: DetectorSettings,
+    keep: bool,
+    ref_ratio: float | None,
+) -> _Grown | None:
+    """Read the free cells next to the board straight off the lattice.
+
+    A symbol whose dark ring the masks could not close (glare or blur washing the body into
+    a bright table, a table as dark as the bodies) is never a candidate hole, but the
+    lattice of its neighbours says exactly where its tile must be. Each free cell 8-adjacent
+    to a tile (``have``, ``(K, 2)`` rows and columns; ``have_xy`` their centres in image px)
+    is read as a tile patch where the lattice and its neighbours' offsets put it, re-centred
+    on the symbol it shows (hand-laid tiles sit a few mm off the grid) and read again; it is
+    a tile when it passes every check a hole's patch passes (one dark margin paint on all
+    four sides, as dark as the board's bodies (``ref_ratio``: their median brightness over
+    the light envelope), a symbol of the printed size and a known shape) and its symbol sits within
+    ``grow_max_offset`` of the cell's centre. Accepted cells join and their neighbours are
+    tried next, for ``grow_rounds`` rounds.
+
+    Returns None when nothing joined.
+    """
+    h_img, w_img = image_bgr.shape[:2]
+    taken = {(int(r), int(c)) for r, c in have}
+    tried = set(taken)
+    # where each known tile really is, against the lattice: a lattice fitted to the whole
+    # board bends away from a far arm (lens, a table that is not flat, tiles pushed along a
+    # line), so a free cell is looked for where its neighbours' offsets say
+    resid = {
+        (int(r), int(c)): xy - p
+        for (r, c), xy, p in zip(
+            have, have_xy, _apply_h(image_from_grid, have[:, ::-1].astype(np.float64)), strict=True
+        )
+    }
+    got: list[
+        tuple[
+            NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], _Reads, NDArray[np.float64]
+        ]
+    ] = []
+    for _round in range(s.grow_rounds):
+        front = sorted(
+            {
+                (r + dr, c + dc)
+                for r, c in taken
+                for dr in (-1, 0, 1)
+                for dc in (-1, 0, 1)
+                if (dr or dc) and (r + dr, c + dc) not in tried
+            }
+        )
+        if not front:
+            break
+        tried.update(front)
+        cells = np.array(front, np.int64)
+        centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
+        centres += np.array(
+            [
+                np.mean(
+                    [
+                        resid[(r + dr, c + dc)]
+                        for dr in (-1, 0, 1)
+                        for dc in (-1, 0, 1)
+                        if (r + dr, c + dc) in resid
+                    ],
+                    axis=0,
+                )
+                for r, c in front
+            ]
+        )
+        step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
+        half = 0.6 * np.hypot(*step.T)
+        inside = (
+            (centres[:, 0] >= half)
+            & (centres[:, 1] >= half)
+            & (centres[:, 0] < w_img - half)
+            & (centres[:, 1] < h_img - half)
+        )
+        if not inside.any():
+            break
+        cells, centres = cells[inside], centres[inside]
+        n = len(cells)
+        angles = np.full(n, angle_rad)
+        corners = _tile_corners(
+            centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
+        )
+        first = _read_patches(image_bgr, corners, s, False)
+        # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
+        off = first.centroid
+        move = np.hypot(*off.T) <= s.grow_max_offset
+        ax_u = corners[:, 1] - corners[:, 0]
+        ax_w = corners[:, 3] - corners[:, 0]
+        centres = centres + off[:, :1] * ax_u + off[:, 1:] * ax_w
+        corners = corners + (off[:, :1] * ax_u + off[:, 1:] * ax_w)[:, None, :]
+        reads = _read_patches(image_bgr, corners, s, keep)
+        d, pr = classify_profiles(
+            reads.profile,
+            reads.solidity,
+            s.shape,
+            reads.blur,
+            reads.score.reshape(n, s.patch_px, s.patch_px),
+            reads.body_rgb,
+            reads.symbol_rgb,
+        )
+        xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
+        ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
+        env_at = env[ys, xs].astype(np.float64)
+        ok = (
+            first.ok
+            & move
+            & reads.ok
+            & (d.min(axis=1) <= s.max_shape_distance)
+            & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
+        )
+        ok &= _tile_like(
+            reads,
+            np.argmin(d, axis=1),
+            env_at,
+            np.ones(n, bool),
+            s,
+            ref_ratio=ref_ratio,
+            black_seen=True,  # the board's own tiles, read before growing
+        )
+        if not ok.any():
+            break
+        idx = np.nonzero(ok)[0]
+        got.append((cells[idx], centres[idx], corners[idx], reads.take(idx), pr[idx]))
+        taken.update((int(r), int(c)) for r, c in cells[idx])
+        pred = _apply_h(image_from_grid, cells[idx][:, ::-1].astype(np.float64))
+        for (r, c), xy, p in zip(cells[idx], centres[idx], pred, strict=True):
+            resid[(int(r), int(c))] = xy - p
+    if not got:
+        return None
+    reads_all = got[0][3]
+    for g in got[1:]:
+        reads_all = reads_all.concat(g[3])
+    return _Grown(
+        cells=np.concatenate([g[0] for g in got]),
+        centres_xy=np.concatenate([g[1] for g in got]),
+        corners_xy=np.concatenate([g[2] for g in got]),
+        reads=reads_all,
+        shape_conf=np.concatenate([g[4] for g in got]),
+    )
 
 
 def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -1284,7 +1568,9 @@ def detect(
         dbg["work_scale"] = scale
         dbg["candidates"] = [tuple(c.centre_xy / scale) for c in cands]
 
-    tiles, lattice, quality = _assemble(image_bgr, v, cands, outers, scale, prof, palette, s, dbg)
+    tiles, lattice, quality = _assemble(
+        image_bgr, v, env, cands, outers, scale, prof, palette, s, dbg
+    )
     if lattice is not None:
         unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
         quality["unseen"], quality["occluded_fraction"] = unseen, frac
@@ -1411,6 +1697,7 @@ def _calibrated_rgb(
 def _assemble(
     image_bgr: NDArray[np.uint8],
     v: NDArray[np.uint8],
+    env: NDArray[np.float32],
     cands: list[_Candidate],
     outers: list[NDArray[np.int32]],
     scale: float,
@@ -1466,8 +1753,15 @@ def _assemble(
     h_tab, plane_pitch = _homography_from_profile(prof, (image_bgr.shape[1], image_bgr.shape[0]))
     strong = np.array([c.strong for c in cands])
     if strong.any() and not strong.all():
-        _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, strong, plane_pitch)
-        keep = _admit_weak(centres / scale, strong, h0, s)
+        # a lattice fitted to part of a board bends away from it (perspective, askew tiles):
+        # refit on what joined and admit again, so a board grows along its own lines
+        keep = strong
+        for _ in range(s.weak_admit_rounds):
+            _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, keep, plane_pitch)
+            grown = _admit_weak(centres / scale, keep, h0, s)
+            if np.array_equal(grown, keep):
+                break
+            keep = grown
         order = np.nonzero(keep)[0]
         cands = [cands[i] for i in order]
         centres, angles, side_est, sides = (
@@ -1524,6 +1818,8 @@ def _assemble(
                 s.shape,
                 new.blur,
                 new.score.reshape(len(todo), s.patch_px, s.patch_px),
+                new.body_rgb,
+                new.symbol_rgb,
             )
             if reads is None:
                 reads = new
@@ -1554,6 +1850,54 @@ def _assemble(
         ):
             break  # a few strays left out of a lattice that fits every tile: no refit
         use = nxt
+    # a read with no other tile within ``isolated_cells`` cells must show its own square
+    # body: tiles are played touching the board, so a lone symbol-like blob away from it is
+    # more likely a look-alike (a flower's centre ringed by dark petals) unless its body
+    # proves it is a tile
+    if int(valid.sum()) > 1:
+        vi = np.nonzero(valid)[0]
+        cv = cells[vi]
+        cheb = np.abs(cv[:, None, :] - cv[None, :, :]).max(axis=2)
+        np.fill_diagonal(cheb, np.iinfo(np.int64).max)
+        for j in vi[cheb.min(axis=1) > s.isolated_cells]:
+            if cands[j].body != "square":
+                valid[j] = False
+    if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
+        grown = _grow_on_lattice(
+            image_bgr,
+            env,
+            scale,
+            image_from_grid,
+            cells[valid],
+            full_centres[valid],
+            math.radians(angle_deg),
+            fill,
+            s,
+            keep_dbg,
+            float(np.median(reads.body_v[valid] / np.maximum(env_at[valid], 1.0))),
+        )
+        if grown is not None:
+            m = len(grown.cells)
+            empty = np.zeros((0, 1, 2), np.int32)
+            cands = cands + [
+                _Candidate(
+                    centre_xy=c * scale,
+                    area=0.0,
+                    diameter=0.0,
+                    bbox=(0, 0, 0, 0),
+                    contour=empty,
+                    parent=-1,
+                    parent_contour=empty,
+                )
+                for c in grown.centres_xy
+            ]
+            reads = reads.concat(grown.reads)
+            shape_conf = np.concatenate([shape_conf, grown.shape_conf])
+            cells = np.concatenate([cells, grown.cells])
+            residual = np.concatenate([residual, np.zeros(m)])
+            corners_all = np.concatenate([corners_all, grown.corners_xy])
+            valid = np.concatenate([valid, np.ones(m, bool)])
+            n += m
     if valid.any():  # cells from 0; the homography follows
         off = cells[valid].min(axis=0)
         cells = cells - off
@@ -1588,6 +1932,12 @@ def _assemble(
 
     tiles: list[TileObservation] = []
     names = palette.names
+    # symbols are printed in the palette's paints: a "symbol" far from every one of them
+    # after the scene's own white balance and adaptation (a white check of a tablecloth
+    # read against the classic palette) is not a tile
+    paint = (
+        col_read.distances.min(axis=1) <= s.max_colour_distance if len(idx) else np.zeros(0, bool)
+    ).tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
     conf_s = shape_conf[ix] if len(idx) else np.zeros((0, len(SHAPE_ORDER)))
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
@@ -1596,6 +1946,8 @@ def _assemble(
     corner_list = corners_all[ix].tolist() if idx else []
     cell_list = cells[ix].tolist() if idx else []
     for k in range(len(idx)):
+        if not paint[k]:
+            continue
         cp, sp = conf_c[k], conf_s[k]
         ci, si = int(best_c[k]), int(best_s[k])
         alts: list[tuple[Tile, float]] = []
@@ -1630,8 +1982,9 @@ def _assemble(
     blur = float(np.median(reads.sharpness[ix])) if idx else 0.0
     quality: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": blur}
     if dbg is not None:
-        dbg["patches"] = [] if reads.patches is None else list(reads.patches[ix])
-        dbg["symbol_masks"] = [] if reads.masks is None else list(reads.masks[ix])
+        shown = ix[paint] if len(idx) else ix  # the tiles returned, in order
+        dbg["patches"] = [] if reads.patches is None else list(reads.patches[shown])
+        dbg["symbol_masks"] = [] if reads.masks is None else list(reads.masks[shown])
         dbg["rejected"] = [tuple(cands[i].centre_xy / scale) for i in range(n) if i not in idx]
         dbg["wb_gains"] = col_read.wb_gains
         dbg["scene_gains"] = col_read.scene_gains
