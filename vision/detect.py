@@ -877,8 +877,14 @@ def _read_patches(
     sym8 = lut[lab]  # (n*p, p) 0/1
     ok &= best_lab > 0
     sym3 = sym8.reshape(n, p, p).view(np.bool_)
-    prof, sol, ok_p = radial_profiles(sym3, s.shape.bins)
-    ok &= ok_p
+    # radial profiles of the patches that have a symbol blob (tile by tile; an empty mask
+    # reads as all zeros and not ok): free cells read while growing are mostly empty
+    prof = np.zeros((n, s.shape.bins))
+    sol = np.zeros(n)
+    has = np.nonzero(best_lab > 0)[0]
+    if len(has):
+        prof[has], sol[has], ok_p = radial_profiles(sym3[has], s.shape.bins)
+        ok[has] &= ok_p
     area = sym8.reshape(n, pp).sum(axis=1, dtype=np.int64).astype(np.float64)
     grid = (np.arange(p, dtype=np.float64) + 0.5) / p - 0.5
     centroid = (
@@ -1361,23 +1367,37 @@ def _grow_on_lattice(
         ax_w = corners[:, 3] - corners[:, 0]
         centres = centres + off[:, :1] * ax_u + off[:, 1:] * ax_w
         corners = corners + (off[:, :1] * ax_u + off[:, 1:] * ax_w)[:, None, :]
-        reads = _read_patches(image_bgr, corners, s, keep)
-        d, pr = classify_profiles(
-            reads.profile,
-            reads.solidity,
-            s.shape,
-            reads.blur,
-            reads.score.reshape(n, s.patch_px, s.patch_px),
-            reads.body_rgb,
-            reads.symbol_rgb,
-        )
+        # only cells whose first reading found a symbol near the centre can join: they are
+        # read again with their neighbours in the stack of patches (which the 2 px smoothing
+        # and the Laplacian reach across patch borders), so each reads exactly as it would
+        # in a read of every cell; most free cells show table and are not read again
+        sub = np.nonzero(first.ok & move)[0]
+        if not len(sub):
+            break
+        ext = np.unique(np.clip(np.concatenate([sub - 1, sub, sub + 1]), 0, n - 1))
+        reads = _read_patches(image_bgr, corners[ext], s, keep).take(np.searchsorted(ext, sub))
+        cells, centres, corners = cells[sub], centres[sub], corners[sub]
+        n = len(sub)
+        # shapes only where the second reading has a symbol too (tile by tile; a cell
+        # without one cannot pass below: d = inf)
+        d = np.full((n, len(SHAPE_ORDER)), np.inf)
+        pr = np.zeros((n, len(SHAPE_ORDER)))
+        cand = np.nonzero(reads.ok)[0]
+        if len(cand):
+            d[cand], pr[cand] = classify_profiles(
+                reads.profile[cand],
+                reads.solidity[cand],
+                s.shape,
+                reads.blur[cand],
+                reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
+                reads.body_rgb[cand],
+                reads.symbol_rgb[cand],
+            )
         xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
         ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
         env_at = env[ys, xs].astype(np.float64)
         ok = (
-            first.ok
-            & move
-            & reads.ok
+            reads.ok
             & (d.min(axis=1) <= s.max_shape_distance)
             & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
         )
