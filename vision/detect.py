@@ -780,6 +780,8 @@ def _read_patches(
     corners_xy: NDArray[np.float64],
     s: DetectorSettings,
     keep: bool,
+    *,
+    first_look: bool = False,
 ) -> _Reads:
     """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
 
@@ -797,6 +799,11 @@ def _read_patches(
     Args:
         image_bgr: ``(H, W, 3)`` uint8.
         corners_xy: ``(N, 4, 2)`` tile-top corners in image pixels, clockwise from top-left.
+        keep: also return the patches and symbol masks (debugging).
+        first_look: only ``ok``, ``centroid`` and the margin's colour are wanted (growth's
+            first look at free cells): the symbol is searched for only in the patches whose
+            margin passed, and its shape, colour, sharpness and blur are not measured (zeros).
+            ``ok`` and ``centroid`` are the same as in a full reading.
 
     Returns:
         :class:`_Reads` over the N tiles.
@@ -854,49 +861,32 @@ def _read_patches(
     )
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
-    score = planes[:, 0] * dn[:, 0:1]
-    score += planes[:, 1] * dn[:, 1:2]
-    score += planes[:, 2] * dn[:, 2:3]
-    score -= ((body_c * dn).sum(axis=1))[:, None]  # (n, p * p)
-    mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
-    mm = mask.reshape(n * p, p).view(np.uint8)
-    # BBDT labelling: the same labels as OpenCV's default here at half the cost with statistics
-    n_lab, lab, stats, cent = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mm, 8, cv2.CV_32S, cv2.CCL_BBDT, labels=scratch("patches.labels", mm.shape, np.int32)
-    )
-    best_lab = np.zeros(n, np.int64)
-    if n_lab > 1:
-        tile = (cent[1:, 1] // p).astype(np.int64)
-        lx, ly = cent[1:, 0], cent[1:, 1] - tile * p
-        sc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
-        order = np.lexsort((sc, tile))
-        last = np.r_[tile[order][1:] != tile[order][:-1], True]
-        best_lab[tile[order][last]] = order[last] + 1
-    lut = np.zeros(n_lab, np.uint8)
-    lut[best_lab[best_lab > 0]] = 1
-    sym8 = lut[lab]  # (n*p, p) 0/1
-    ok &= best_lab > 0
-    sym3 = sym8.reshape(n, p, p).view(np.bool_)
-    # radial profiles of the patches that have a symbol blob (tile by tile; an empty mask
-    # reads as all zeros and not ok): free cells read while growing are mostly empty
-    prof = np.zeros((n, s.shape.bins))
-    sol = np.zeros(n)
-    has = np.nonzero(best_lab > 0)[0]
-    if len(has):
-        prof[has], sol[has], ok_p = radial_profiles(sym3[has], s.shape.bins)
-        ok[has] &= ok_p
-    area = sym8.reshape(n, pp).sum(axis=1, dtype=np.int64).astype(np.float64)
-    grid = (np.arange(p, dtype=np.float64) + 0.5) / p - 0.5
-    centroid = (
-        np.stack(
-            [
-                (sym3.sum(axis=1) * grid[None, :]).sum(axis=1),  # u: along the columns
-                (sym3.sum(axis=2) * grid[None, :]).sum(axis=1),  # w: down the rows
-            ],
-            axis=1,
+    bv = body_c.max(axis=1).astype(np.float64)
+    if first_look:  # the symbol only where the margin passed (a blob never leaves its patch)
+        sel = np.nonzero(ok)[0]
+        ok_sel, _, _, _, _, centroid_sel = _symbols(
+            _projection(planes[sel], dn[sel], body_c[sel]), ok[sel], geo, s, shapes=False
         )
-        / np.maximum(area, 1.0)[:, None]
-    )
+        ok_out = np.zeros(n, bool)
+        ok_out[sel] = ok_sel
+        centroid = np.zeros((n, 2))
+        centroid[sel] = centroid_sel
+        return _Reads(
+            ok=ok_out,
+            profile=np.zeros((n, s.shape.bins)),
+            solidity=np.zeros(n),
+            symbol_rgb=np.zeros((n, 3)),
+            body_rgb=body_c[:, ::-1].astype(np.float64),
+            area=np.zeros(n),
+            body_v=bv,
+            body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
+            sharpness=np.zeros(n),
+            blur=np.zeros(n),
+            score=np.zeros((n, pp), np.float32),
+            centroid=centroid,
+        )
+    score = _projection(planes, dn, body_c)  # (n, p * p)
+    ok, sym8, prof, sol, area, centroid = _symbols(score, ok, geo, s, shapes=True)
     inner_sym = cv2.erode(sym8, np.ones((3, 3), np.uint8)).reshape(n, pp)
     n_inner = inner_sym.sum(axis=1, dtype=np.int64)
     small = n_inner < 4
@@ -911,7 +901,6 @@ def _read_patches(
     )
     lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, pp)
     sharp = lap.var(axis=1).astype(np.float64)
-    bv = body_c.max(axis=1).astype(np.float64)
     return _Reads(
         ok=ok,
         profile=prof,
@@ -928,6 +917,90 @@ def _read_patches(
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
     )
+
+
+def _projection(
+    planes: NDArray[np.uint8], dn: NDArray[np.float32], body_c: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """Symbol score ``(x - b) . (f - b) / |f - b|^2`` of every pixel, ``(N, p * p)`` float32,
+    from the smoothed channel planes ``(N, 3, p * p)``, ``dn = (f - b) / |f - b|^2`` and the
+    margin colour ``b`` (both ``(N, 3)``)."""
+    score: NDArray[np.float32] = planes[:, 0] * dn[:, 0:1]
+    score += planes[:, 1] * dn[:, 1:2]
+    score += planes[:, 2] * dn[:, 2:3]
+    score -= ((body_c * dn).sum(axis=1))[:, None]
+    return score
+
+
+def _symbols(
+    score: NDArray[np.float32],
+    ok: NDArray[np.bool_],
+    geo: _PatchGeometry,
+    s: DetectorSettings,
+    *,
+    shapes: bool,
+) -> tuple[
+    NDArray[np.bool_],
+    NDArray[np.uint8],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+]:
+    """Each patch's symbol: the blob of ``score > 1/2`` in the searched region that is best
+    placed and largest near the centre, for the patches ``ok`` (``(N,)``; others get none).
+
+    Returns ``(ok, sym8, profile, solidity, area, centroid)``: ``ok`` narrowed to patches with
+    a blob whose radial profile could be read, the ``(N * p, p)`` 0/1 blob masks, ``(N, bins)``
+    radial profiles and ``(N,)`` solidities (zeros unless ``shapes``; ``ok`` then needs only
+    a blob and a profile), blob areas in pixels and ``(N, 2)`` blob centroids minus the patch
+    centre, in tile sides (u along the columns, w down the rows).
+    """
+    n = len(ok)
+    p = s.patch_px
+    ok = ok.copy()
+    mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
+    mm = mask.reshape(n * p, p).view(np.uint8)
+    # BBDT labelling: the same labels as OpenCV's default here at half the cost with statistics
+    n_lab, lab, stats, cent = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mm, 8, cv2.CV_32S, cv2.CCL_BBDT, labels=scratch("patches.labels", mm.shape, np.int32)
+    )
+    best_lab = np.zeros(n, np.int64)
+    if n_lab > 1:
+        tile = (cent[1:, 1] // p).astype(np.int64)
+        lx, ly = cent[1:, 0], cent[1:, 1] - tile * p
+        sc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
+        order = np.lexsort((sc, tile))
+        last = np.r_[tile[order][1:] != tile[order][:-1], True]
+        best_lab[tile[order][last]] = order[last] + 1
+    lut = np.zeros(n_lab, np.uint8)
+    lut[best_lab[best_lab > 0]] = 1
+    sym8: NDArray[np.uint8] = lut[lab]  # (n*p, p) 0/1
+    ok &= best_lab > 0
+    sym3 = sym8.reshape(n, p, p).view(np.bool_)
+    # radial profiles of the patches that have a symbol blob (tile by tile; an empty mask
+    # reads as all zeros and not ok): free cells read while growing are mostly empty
+    prof = np.zeros((n, s.shape.bins))
+    sol = np.zeros(n)
+    has = np.nonzero(best_lab > 0)[0]
+    if len(has):
+        prof_h, sol_h, ok_p = radial_profiles(sym3[has], s.shape.bins)
+        ok[has] &= ok_p
+        if shapes:
+            prof[has], sol[has] = prof_h, sol_h
+    area = sym8.reshape(n, p * p).sum(axis=1, dtype=np.int64).astype(np.float64)
+    grid = (np.arange(p, dtype=np.float64) + 0.5) / p - 0.5
+    centroid = (
+        np.stack(
+            [
+                (sym3.sum(axis=1) * grid[None, :]).sum(axis=1),  # u: along the columns
+                (sym3.sum(axis=2) * grid[None, :]).sum(axis=1),  # w: down the rows
+            ],
+            axis=1,
+        )
+        / np.maximum(area, 1.0)[:, None]
+    )
+    return ok, sym8, prof, sol, area, centroid
 
 
 def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
@@ -1359,7 +1432,7 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_patches(image_bgr, corners, s, False)
+        first = _read_patches(image_bgr, corners, s, False, first_look=True)
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
         off = first.centroid
         move = np.hypot(*off.T) <= s.grow_max_offset
