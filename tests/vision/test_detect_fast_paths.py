@@ -172,3 +172,21 @@ def test_contour_stats_equal_opencv_to_the_last_bit() -> None:
     assert st.area.tolist() == [cv2.contourArea(c) for c in contours]
     assert st.box.tolist() == [list(cv2.boundingRect(c)) for c in contours]
     assert len(_contour_stats([]).area) == 0
+
+
+def test_first_look_reads_ok_and_centroid_as_the_full_reading() -> None:
+    from vision.detect import DetectorSettings, _read_patches
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    board = random_board(np.random.default_rng(4), 20)
+    r = render(board, PRESETS["easy"], seed=4, size=(960, 540))
+    tiles = np.array([t.corners_xy for t in r.truth if t.visible], np.float64)
+    step = tiles[:, 1] - tiles[:, 0]  # one tile side along the row: half the shifted
+    corners = np.concatenate([tiles, tiles + step[:, None, :], tiles + 0.5 * step[:, None, :]])
+    s = DetectorSettings()
+    full = _read_patches(r.image_bgr, corners, s, False)
+    first = _read_patches(r.image_bgr, corners, s, False, first_look=True)
+    assert full.ok.sum() >= len(tiles) // 2 and (~full.ok).sum() >= len(tiles) // 2
+    np.testing.assert_array_equal(first.ok, full.ok)
+    np.testing.assert_array_equal(first.centroid, full.centroid)
