@@ -26,6 +26,7 @@ alternates between two poses, so consecutive frames differ as in a real video.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -53,6 +54,7 @@ __all__ = [
     "cache_dir",
     "demo_game",
     "ensure_demo_video",
+    "prune_demo_cache",
     "render_shots",
     "script_game",
 ]
@@ -396,6 +398,9 @@ def ensure_demo_video(
     name = f"demo-{settings.key()}"
     video, meta = folder / f"{name}.avi", folder / f"{name}.json"
     if video.is_file() and meta.is_file():
+        for f in (video, meta):  # most recently used: kept by prune_demo_cache
+            with contextlib.suppress(OSError):
+                os.utime(f)
         return _load_meta(meta, video)
     game = demo_game(settings)
     script = script_game(game, settings)
@@ -433,4 +438,31 @@ def ensure_demo_video(
     meta_tmp.write_text(json.dumps(doc, default=str))
     os.replace(tmp, video)  # video first: the pair counts as complete once the JSON exists
     os.replace(meta_tmp, meta)
+    prune_demo_cache(folder, keep=DEMO_CACHE_KEEP)
     return _load_meta(meta, video)
+
+
+#: Demo videos kept in a cache folder (each is 60-80 MB): the most recently used ones.
+DEMO_CACHE_KEEP = 4
+
+
+def prune_demo_cache(folder: Path, keep: int = DEMO_CACHE_KEEP) -> list[Path]:
+    """Delete all but the ``keep`` most recently used demo videos (and their JSON) in
+    ``folder``: a changed recipe renders a new video under a new name, and the old ones
+    would otherwise pile up. Unfinished renders of other processes (dot files) are left.
+
+    Returns:
+        The files deleted.
+    """
+    pairs = sorted(
+        (v for v in folder.glob("demo-*.avi") if v.with_suffix(".json").is_file()),
+        key=lambda v: v.stat().st_mtime,
+        reverse=True,
+    )
+    gone: list[Path] = []
+    for v in pairs[keep:]:
+        for f in (v, v.with_suffix(".json")):
+            with contextlib.suppress(OSError):
+                f.unlink()
+                gone.append(f)
+    return gone

@@ -1143,6 +1143,7 @@ def _tile_like(
     check_size: bool = True,
     ref_ratio: float | None = None,
     black_seen: bool = False,
+    glare: bool = True,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -1156,7 +1157,8 @@ def _tile_like(
 
     ``ref_ratio``: the board's typical margin brightness over the light envelope (None: the
     median of these patches' dark square ones). ``black_seen``: the board already showed
-    black tiles (patches read next to it), so glared margins count without more of them here.
+    black tiles (patches read next to it), so glared margins count without more of them here;
+    ``glare=False`` accepts black margins only.
     """
     dark = reads.body_v < s.body_max_dark * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -1171,7 +1173,7 @@ def _tile_like(
         )
     if ref_ratio is not None:
         dark &= ratio <= s.body_relative_max * ref_ratio
-    neutral = reads.body_sat < s.body_max_saturation
+    neutral = (reads.body_sat < s.body_max_saturation) & glare
     if not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
         neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
     # a glared tile keeps a coloured symbol on its grey margin (a printed board's cell is
@@ -1348,6 +1350,7 @@ def _grow_on_lattice(
     image_from_grid: NDArray[np.float64],
     have: NDArray[np.int64],
     have_xy: NDArray[np.float64],
+    have_glared: NDArray[np.int64],
     angle_rad: float,
     fill: float,
     s: DetectorSettings,
@@ -1363,15 +1366,17 @@ def _grow_on_lattice(
     is read as a tile patch where the lattice and its neighbours' offsets put it, re-centred
     on the symbol it shows (hand-laid tiles sit a few mm off the grid) and read again; it is
     a tile when it passes every check a hole's patch passes (one dark margin paint on all
-    four sides, as dark as the board's bodies (``ref_ratio``: their median brightness over
-    the light envelope), a symbol of the printed size and a known shape) and its symbol sits within
-    ``grow_max_offset`` of the cell's centre. Accepted cells join and their neighbours are
-    tried next, for ``grow_rounds`` rounds.
+    four sides, as dark as the board's bodies - ``ref_ratio``, their median brightness over
+    the light envelope -, a symbol of the printed size and a known shape) and its symbol
+    sits within ``grow_max_offset`` of the cell's centre. A glared margin (grey, not black)
+    is taken only next to a glared tile (``have_glared``, and those grown so). Accepted
+    cells join and their neighbours are tried next, for ``grow_rounds`` rounds.
 
     Returns None when nothing joined.
     """
     h_img, w_img = image_bgr.shape[:2]
     taken = {(int(r), int(c)) for r, c in have}
+    glared = {(int(r), int(c)) for r, c in have_glared}
     tried = set(taken)
     # where each known tile really is, against the lattice: a lattice fitted to the whole
     # board bends away from a far arm (lens, a table that is not flat, tiles pushed along a
@@ -1474,18 +1479,26 @@ def _grow_on_lattice(
             & (d.min(axis=1) <= s.max_shape_distance)
             & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
         )
-        ok &= _tile_like(
-            reads,
-            np.argmin(d, axis=1),
-            env_at,
-            np.ones(n, bool),
-            s,
-            ref_ratio=ref_ratio,
-            black_seen=True,  # the board's own tiles, read before growing
+        shape_idx = np.argmin(d, axis=1)
+        every = np.ones(n, bool)
+        black = _tile_like(reads, shape_idx, env_at, every, s, ref_ratio=ref_ratio, glare=False)
+        # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
+        # patch of the board (a light check of a tablecloth next to black tiles does not)
+        glared_ok = (
+            _tile_like(reads, shape_idx, env_at, every, s, ref_ratio=ref_ratio, black_seen=True)
+            & ~black
         )
+        near_glare = np.array(
+            [
+                any((r + dr, c + dc) in glared for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+                for r, c in cells
+            ]
+        )
+        ok &= black | (glared_ok & near_glare)
         if not ok.any():
             break
         idx = np.nonzero(ok)[0]
+        glared.update((int(r), int(c)) for r, c in cells[ok & ~black])
         got.append((cells[idx], centres[idx], corners[idx], reads.take(idx), pr[idx]))
         taken.update((int(r), int(c)) for r, c in cells[idx])
         pred = _apply_h(image_from_grid, cells[idx][:, ::-1].astype(np.float64))
@@ -1963,6 +1976,7 @@ def _assemble(
             image_from_grid,
             cells[valid],
             full_centres[valid],
+            cells[valid & ~(reads.body_v < s.body_max_dark * env_at)],  # glared margins
             math.radians(angle_deg),
             fill,
             s,
