@@ -1343,6 +1343,10 @@ class _Grown:
     shape_conf: NDArray[np.float64]  # (M, 6)
 
 
+#: The 3 x 3 neighbourhood of a cell (itself included), row-major as nested dr, dc loops.
+_NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+
+
 def _grow_on_lattice(
     image_bgr: NDArray[np.uint8],
     env: NDArray[np.float32],
@@ -1407,20 +1411,20 @@ def _grow_on_lattice(
         tried.update(front)
         cells = np.array(front, np.int64)
         centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
-        centres += np.array(
-            [
-                np.mean(
-                    [
-                        resid[(r + dr, c + dc)]
-                        for dr in (-1, 0, 1)
-                        for dc in (-1, 0, 1)
-                        if (r + dr, c + dc) in resid
-                    ],
-                    axis=0,
-                )
-                for r, c in front
-            ]
-        )
+        # the mean offset of each cell's known neighbours, summed in the same order as
+        # np.mean would (an absent neighbour adds an exact 0), without a call per cell
+        near = np.zeros((len(front), 9, 2))
+        count = np.zeros(len(front))
+        for i, (r, c) in enumerate(front):
+            for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
+                off = resid.get((r + dr, c + dc))
+                if off is not None:
+                    near[i, k] = off
+                    count[i] += 1
+        total = near[:, 0].copy()
+        for k in range(1, 9):
+            total += near[:, k]
+        centres += total / count[:, None]
         step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
         half = 0.6 * np.hypot(*step.T)
         inside = (
