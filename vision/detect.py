@@ -213,6 +213,9 @@ class DetectorSettings:
             on three sides (table on the fourth; seen on wood in a rendered 4-player game).
         centre_disc: radius of the centre disc sampled as "symbol": every classic symbol
             covers the centre (the thinnest, star4, has an inner radius of about 0.1).
+        symbol_core_score, min_core_px: the symbol's colour is the mean of its pixels scored
+            at least ``symbol_core_score`` of the way from body to symbol colour (mostly
+            paint) when there are ``min_core_px`` of them, else of its eroded mask.
         min_symbol_contrast: symbol and body colours must differ by at least this (8-bit RGB
             Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
@@ -288,6 +291,8 @@ class DetectorSettings:
     max_side_deviation: float = 0.8
     centre_disc: float = 0.07
     min_symbol_contrast: float = 20.0
+    symbol_core_score: float = 0.9
+    min_core_px: int = 12
     max_shape_distance: float = 0.3
     max_colour_distance: float = 50.0
     colour: ColourSettings = field(default_factory=ColourSettings)
@@ -888,6 +893,12 @@ def _read_patches(
     score = _projection(planes, dn, body_c)  # (n, p * p)
     ok, sym8, prof, sol, area, centroid = _symbols(score, ok, geo, s, shapes=True)
     inner_sym = cv2.erode(sym8, np.ones((3, 3), np.uint8)).reshape(n, pp)
+    if s.symbol_core_score > 0:
+        # the symbol's colour from the pixels that are mostly paint: on a thin arm blurred
+        # into the black body (or JPEG's halved chroma) the eroded mask still mixes in body
+        core = inner_sym & (score >= s.symbol_core_score).view(np.uint8)
+        enough = core.sum(axis=1, dtype=np.int64) >= s.min_core_px
+        inner_sym[enough] = core[enough]
     n_inner = inner_sym.sum(axis=1, dtype=np.int64)
     small = n_inner < 4
     if small.any():
