@@ -124,6 +124,8 @@ class DetectorSettings:
             body the masks lost to glare, blur or a dark table), for up to ``grow_rounds``
             rings of cells; a symbol more than ``grow_max_offset`` tile sides off its cell's
             centre is not taken (tiles are pushed a few mm off the grid, not a third of one).
+        grow_max_dark: ``body_max_dark`` for cells read next to the board, where the margin
+            must also be as dark as the board's own bodies (``body_relative_max``).
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -250,6 +252,7 @@ class DetectorSettings:
     isolated_cells: int = 2
     grow_min_tiles: int = 3
     grow_max_offset: float = 0.2
+    grow_max_dark: float = 0.65
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
@@ -1155,6 +1158,7 @@ def _tile_like(
     ref_ratio: float | None = None,
     black_seen: bool = False,
     glare: bool = True,
+    max_dark: float | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -1169,9 +1173,9 @@ def _tile_like(
     ``ref_ratio``: the board's typical margin brightness over the light envelope (None: the
     median of these patches' dark square ones). ``black_seen``: the board already showed
     black tiles (patches read next to it), so glared margins count without more of them here;
-    ``glare=False`` accepts black margins only.
+    ``glare=False`` accepts black margins only; ``max_dark`` overrides ``body_max_dark``.
     """
-    dark = reads.body_v < s.body_max_dark * env_at
+    dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
     # the board's typical tile body is another dark thing - petals around a flower's centre,
     # the darker squares of a checked cloth - not black paint (glared bodies are judged by
@@ -1496,7 +1500,18 @@ def _grow_on_lattice(
         )
         shape_idx = np.argmin(d, axis=1)
         every = np.ones(n, bool)
-        black = _tile_like(reads, shape_idx, env_at, every, s, ref_ratio=ref_ratio, glare=False)
+        # next to the board, "as dark as its bodies" (ref_ratio) carries the evidence, so the
+        # absolute bound may be looser (a body lifted by blur and light nearby)
+        black = _tile_like(
+            reads,
+            shape_idx,
+            env_at,
+            every,
+            s,
+            ref_ratio=ref_ratio,
+            glare=False,
+            max_dark=s.grow_max_dark,
+        )
         # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
         # patch of the board (a light check of a tablecloth next to black tiles does not)
         glared_ok = (
