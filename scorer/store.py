@@ -56,6 +56,7 @@ __all__ = [
     "GameInfo",
     "GameStore",
     "LogEntry",
+    "StaleEditError",
     "StoreError",
     "UnknownGameError",
     "decode_event",
@@ -109,6 +110,15 @@ CREATE UNIQUE INDEX IF NOT EXISTS log_key ON log(game_id, key) WHERE key IS NOT 
 
 class StoreError(RuntimeError):
     """The database file cannot be used (not a tabletally store, newer schema, unreadable)."""
+
+
+class StaleEditError(RuntimeError):
+    """A correction computed from a game that someone has written to since it was read (a
+    second click, another tab, the camera): nothing was stored; reload and decide again."""
+
+    def __init__(self, game_id: int):
+        super().__init__(f"game {game_id} changed since it was read; nothing was stored")
+        self.game_id = game_id
 
 
 class UnknownGameError(KeyError):
@@ -593,6 +603,7 @@ class GameStore:
         event: Any = None,
         *,
         source: Literal["camera", "ui", "import"] = "ui",
+        expect_revision: tuple[int, str] | None = None,
     ) -> None:
         """Correct the game: replace, delete or insert the event at ``index``.
 
@@ -604,8 +615,12 @@ class GameStore:
             ValueError: unknown op, missing event for replace/insert, event given to delete.
             IndexError: ``index`` out of range (``0..n-1`` for replace/delete, ``0..n`` for
                 insert, n = number of events).
+            StaleEditError: ``expect_revision`` (a :meth:`revision` read before the game the
+                correction was computed from) no longer matches: someone wrote in between.
         """
-        self.correct_many(game_id, [(op, index, event)], source=source)
+        self.correct_many(
+            game_id, [(op, index, event)], source=source, expect_revision=expect_revision
+        )
 
     def correct_many(
         self,
@@ -613,12 +628,16 @@ class GameStore:
         edits: Sequence[tuple[Literal["replace", "delete", "insert"], int, Any]],
         *,
         source: Literal["camera", "ui", "import"] = "ui",
+        expect_revision: tuple[int, str] | None = None,
     ) -> None:
         """Apply several corrections ``(op, index, event)`` in order, in one transaction: all
         of them are stored or none (e.g. a review accepted as two turns: a replace and an
         insert that must not be half done after a crash). Each index refers to the game as
-        the previous edits left it. Raises as :meth:`correct` (nothing stored then).
+        the previous edits left it. Raises as :meth:`correct` (nothing stored then). No edits:
+        nothing is written.
         """
+        if not edits:
+            return
         rows = []
         for op, index, event in edits:
             if op not in CORRECTION_OPS:
@@ -629,7 +648,12 @@ class GameStore:
                 )
             rows.append((op, index, None if event is None else json.dumps(encode_event(event))))
         with self._write() as db:
-            self._game_row(game_id)
+            row = self._game_row(game_id)
+            if expect_revision is not None and (
+                self._next_seq(game_id),
+                str(row["updated"]),
+            ) != tuple(expect_revision):
+                raise StaleEditError(int(game_id))
             n = self._count(game_id)
             seq = self._next_seq(game_id)
             for op, index, payload in rows:

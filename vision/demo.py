@@ -47,6 +47,7 @@ from vision.observation import Observation
 from vision.render import SKIN_TONES, Bump, Conditions, Hand, Rendered, Scene, truth_observation
 
 __all__ = [
+    "DEMO_CACHE_KEEP",
     "DemoSettings",
     "DemoVideo",
     "Script",
@@ -454,11 +455,12 @@ def prune_demo_cache(folder: Path, keep: int = DEMO_CACHE_KEEP) -> list[Path]:
     Returns:
         The files deleted.
     """
-    pairs = sorted(
-        (v for v in folder.glob("demo-*.avi") if v.with_suffix(".json").is_file()),
-        key=lambda v: v.stat().st_mtime,
-        reverse=True,
-    )
+    used: list[tuple[float, Path]] = []
+    for v in folder.glob("demo-*.avi"):
+        with contextlib.suppress(OSError):  # another process may prune at the same time
+            if v.with_suffix(".json").is_file():
+                used.append((v.stat().st_mtime, v))
+    pairs = [v for _, v in sorted(used, reverse=True)]
     gone: list[Path] = []
     for v in pairs[keep:]:
         for f in (v, v.with_suffix(".json")):

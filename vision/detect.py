@@ -87,8 +87,9 @@ class DetectorSettings:
             they join the board only next to tiles of the stricter mask.
         dark_ratio: a pixel is "dark" (tile body) when ``V < dark_ratio * E``. Black tile
             paint reflects about 5-10 % and the darkest classic paints (purple, blue) about
-            35-45 % in ``V`` of what white paper does; 0.3 splits them with margin on both
-            sides, under any light level.
+            35-45 % in ``V`` of what white paper does; the envelope ``E`` is the brightest
+            thing nearby (often a symbol or the table, not white paper), so 0.45 of it still
+            splits them under any light level; blur lifts bodies towards it.
         weak_area_factor: when the dark mask found symbols, neutral-mask holes are considered
             only within this factor of their median area (symbol areas differ by about 3x
             between star4 and circle; perspective adds some).
@@ -164,6 +165,9 @@ class DetectorSettings:
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
+        glare_extra_saturation: a glared margin's saturation may exceed the board's typical
+            black margin's by at most this (glare adds the light's colour, which the black
+            bodies already show): the table in a pocket between tiles is more colourful.
         glare_min_paint_chroma: ... or the symbol minus its margin (glare adds the light's own
             colour to both, and a warm lamp's glare is warm) has at least this chroma
             (max - min of the sRGB difference, levels): the paint shows through the glare.
@@ -217,7 +221,8 @@ class DetectorSettings:
             covers the centre (the thinnest, star4, has an inner radius of about 0.1).
         symbol_core_score, min_core_px: the symbol's colour is the mean of its pixels scored
             at least ``symbol_core_score`` of the way from body to symbol colour (mostly
-            paint) when there are ``min_core_px`` of them, else of its eroded mask.
+            paint) when there are ``min_core_px`` of them, else of its eroded mask
+            (``symbol_core_score`` 0: always the eroded mask).
         min_symbol_contrast: symbol and body colours must differ by at least this (8-bit RGB
             Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
@@ -272,6 +277,7 @@ class DetectorSettings:
     min_dark_tiles_for_glare: int = 3
     glare_min_symbol_saturation: float = 0.25
     glare_min_paint_chroma: float = 30.0
+    glare_extra_saturation: float = 0.12
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
     size_blur_slack: float = 1.0
     max_symbol_fraction: float = 0.05
@@ -1159,6 +1165,7 @@ def _tile_like(
     black_seen: bool = False,
     glare: bool = True,
     max_dark: float | None = None,
+    ref_sat: float | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -1173,7 +1180,8 @@ def _tile_like(
     ``ref_ratio``: the board's typical margin brightness over the light envelope (None: the
     median of these patches' dark square ones). ``black_seen``: the board already showed
     black tiles (patches read next to it), so glared margins count without more of them here;
-    ``glare=False`` accepts black margins only; ``max_dark`` overrides ``body_max_dark``.
+    ``glare=False`` accepts black margins only; ``max_dark`` overrides ``body_max_dark``;
+    ``ref_sat``: the board's typical black-margin saturation (None: these patches').
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -1181,14 +1189,21 @@ def _tile_like(
     # the darker squares of a checked cloth - not black paint (glared bodies are judged by
     # the neutral test below instead)
     ratio = reads.body_v / np.maximum(env_at, 1.0)
-    if ref_ratio is None:
-        typical = reads.ok & square & dark
-        ref_ratio = (
-            float(np.median(ratio[typical])) if typical.sum() >= s.min_pitch_support else None
-        )
+    typical = reads.ok & square & dark
+    enough = int(typical.sum()) >= s.min_pitch_support
+    if ref_ratio is None and enough:
+        ref_ratio = float(np.median(ratio[typical]))
+    if ref_sat is None and enough:
+        ref_sat = float(np.median(reads.body_sat[typical]))
     if ref_ratio is not None:
         dark &= ratio <= s.body_relative_max * ref_ratio
-    neutral = (reads.body_sat < s.body_max_saturation) & glare
+    # glare adds the light's own colour to black paint, which already shows that colour (the
+    # bodies' cast): a glared margin is no more saturated than the board's black ones (a
+    # wood or cloth pocket between tiles is)
+    max_sat = s.body_max_saturation
+    if ref_sat is not None:
+        max_sat = min(max_sat, ref_sat + s.glare_extra_saturation)
+    neutral = (reads.body_sat < max_sat) & glare
     if not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
         neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
     # a glared tile keeps a coloured symbol on its grey margin (a printed board's cell is
@@ -1375,6 +1390,7 @@ def _grow_on_lattice(
     s: DetectorSettings,
     keep: bool,
     ref_ratio: float | None,
+    ref_sat: float | None = None,
 ) -> _Grown | None:
     """Read the free cells next to the board straight off the lattice.
 
@@ -1386,7 +1402,8 @@ def _grow_on_lattice(
     on the symbol it shows (hand-laid tiles sit a few mm off the grid) and read again; it is
     a tile when it passes every check a hole's patch passes (one dark margin paint on all
     four sides, as dark as the board's bodies - ``ref_ratio``, their median brightness over
-    the light envelope -, a symbol of the printed size and a known shape) and its symbol
+    the light envelope -, glared ones no more saturated than its black ones (``ref_sat``),
+    a symbol of the printed size and a known shape) and its symbol
     sits within ``grow_max_offset`` of the cell's centre. A glared margin (grey, not black)
     is taken only next to a glared tile (``have_glared``, and those grown so). Accepted
     cells join and their neighbours are tried next, for ``grow_rounds`` rounds.
@@ -1509,13 +1526,23 @@ def _grow_on_lattice(
             every,
             s,
             ref_ratio=ref_ratio,
+            ref_sat=ref_sat,
             glare=False,
             max_dark=s.grow_max_dark,
         )
         # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
         # patch of the board (a light check of a tablecloth next to black tiles does not)
         glared_ok = (
-            _tile_like(reads, shape_idx, env_at, every, s, ref_ratio=ref_ratio, black_seen=True)
+            _tile_like(
+                reads,
+                shape_idx,
+                env_at,
+                every,
+                s,
+                ref_ratio=ref_ratio,
+                ref_sat=ref_sat,
+                black_seen=True,
+            )
             & ~black
         )
         near_glare = np.array(
@@ -1998,6 +2025,7 @@ def _assemble(
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False
+    black = valid & (reads.body_v < s.body_max_dark * env_at)  # the board's black margins
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
             image_bgr,
@@ -2006,12 +2034,15 @@ def _assemble(
             image_from_grid,
             cells[valid],
             full_centres[valid],
-            cells[valid & ~(reads.body_v < s.body_max_dark * env_at)],  # glared margins
+            cells[valid & ~black],  # glared margins
             math.radians(angle_deg),
             fill,
             s,
             keep_dbg,
-            float(np.median(reads.body_v[valid] / np.maximum(env_at[valid], 1.0))),
+            float(np.median(reads.body_v[black] / np.maximum(env_at[black], 1.0)))
+            if black.any()
+            else None,
+            float(np.median(reads.body_sat[black])) if black.any() else None,
         )
         if grown is not None:
             m = len(grown.cells)

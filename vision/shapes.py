@@ -962,6 +962,8 @@ def classify_profiles(
     between; with ``settings.linear_light`` the grey terms read :func:`linear_light_scores`
     and their own :func:`edge_blur` instead of the sRGB score and ``blur``.
     """
+    if len(profiles) == 0:  # nothing to classify
+        return np.zeros((0, len(SHAPE_ORDER))), np.zeros((0, len(SHAPE_ORDER)))
     protos, sols = _prototypes(settings.bins, settings.proto_blur)
     rolled = profiles[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
     # mean over bins of (proto - turned profile)^2, min over turns, as |P|^2 + |R|^2 - 2 P.R

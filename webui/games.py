@@ -20,7 +20,7 @@ from flask import Flask, current_app
 
 from scorer.game import Event, Game, GameResult, Place, replay
 from scorer.record import RecordError, load_record
-from scorer.store import GAME_STATUSES, GameInfo, GameStore, UnknownGameError
+from scorer.store import GAME_STATUSES, GameInfo, GameStore, StaleEditError, UnknownGameError
 from webui.hub import Hub
 
 __all__ = [
@@ -205,16 +205,25 @@ def append(
 
 
 def correct(st: WebState, game_id: int, op: str, index: Any, event: Event | None = None) -> None:
-    """Apply one correction (``replace``/``delete``/``insert``) and notify watchers."""
+    """Apply one correction (``replace``/``delete``/``insert``) and notify watchers.
+
+    Raises:
+        ApiError: 409 ``stale`` when the game changed between reading it and storing the
+            correction (a second click, another tab, the camera): nothing is stored.
+    """
+    rev = st.store.revision(game_id)
     game = st.store.game(game_id)
     if op not in ("replace", "delete", "insert"):
-        raise ApiError(400, "bad_op", f"op: expected replace, delete or insert, got {op!r}")
+        raise ApiError(400, "bad_op", f"op: expected replace, delete, insert or split, got {op!r}")
     k = check_index(game, index, insert=(op == "insert"))
     if op != "delete":
         if event is None:
             raise ApiError(400, "bad_turn", f"turn: required for op {op!r}")
         check_player(game, event)
-    st.store.correct(game_id, op, k, event)  # type: ignore[arg-type]  # op checked above
+    try:
+        st.store.correct(game_id, op, k, event, expect_revision=rev)  # type: ignore[arg-type]
+    except StaleEditError as e:
+        raise ApiError(409, "stale", f"{e}: reload the page and try again") from e
     st.hub.bump(game_id)
 
 
@@ -263,11 +272,17 @@ def split_edits(game: Game, index: int, split: int) -> list[tuple[str, int, Even
 
 
 def accept_split(st: WebState, game_id: int, index: Any, split: Any) -> None:
-    """Accept a review's two-turn reading (:func:`split_edits`), stored in one transaction."""
+    """Accept a review's two-turn reading (:func:`split_edits`), stored in one transaction;
+    409 ``stale`` (nothing stored) when the game changed since it was read - a double click
+    must not store the second turn twice."""
+    rev = st.store.revision(game_id)
     game = st.store.game(game_id)
     k = check_index(game, index)
     edits = split_edits(game, k, split)
-    st.store.correct_many(game_id, edits)  # type: ignore[arg-type]  # ops are literal above
+    try:
+        st.store.correct_many(game_id, edits, expect_revision=rev)  # type: ignore[arg-type]
+    except StaleEditError as e:
+        raise ApiError(409, "stale", f"{e}: reload the page and try again") from e
     st.hub.bump(game_id)
 
 

@@ -68,3 +68,53 @@ def test_lattice_growth_recovers_tiles_under_glare_and_blur() -> None:
     assert with_grow.precision == 1.0, with_grow.summary()
     assert with_grow.recall >= 0.93, with_grow.summary()
     assert with_grow.recall >= without.recall + 0.05, (with_grow.summary(), without.summary())
+
+
+def _reads(
+    body_rgb: list[tuple[float, float, float]], symbol_rgb: list[tuple[float, float, float]]
+):  # type: ignore[no-untyped-def]
+    """Tile-top readings with the given margin and symbol colours (a square symbol each)."""
+    from vision.detect import _Reads
+
+    body = np.array(body_rgb, np.float64)
+    n = len(body)
+    bv = body.max(axis=1)
+    return _Reads(
+        ok=np.ones(n, bool),
+        profile=np.zeros((n, 8)),
+        solidity=np.ones(n),
+        symbol_rgb=np.array(symbol_rgb, np.float64),
+        body_rgb=body,
+        area=np.full(n, 0.25),  # the square's printed size
+        body_v=bv,
+        body_sat=(body.max(axis=1) - body.min(axis=1)) / bv,
+        sharpness=np.ones(n),
+        blur=np.full(n, 0.03),
+        score=np.zeros((n, 4), np.float32),
+        centroid=np.zeros((n, 2)),
+    )
+
+
+def test_a_wood_pocket_is_not_a_glared_tile() -> None:
+    """Glare adds the light's colour to black paint that already shows it: a glared margin is
+    grey-ish like the board's black ones. The orange wood in a pocket between tiles under a
+    warm lamp is as light as glare but more saturated than the black bodies (the seed-5 demo
+    game's phantom orange squares: margin (106, 83, 59), "symbol" (172, 131, 92))."""
+    from vision.detect import _tile_like
+
+    black = [(45.0, 36.0, 34.0), (43.0, 39.0, 33.0), (44.0, 37.0, 35.0), (46.0, 38.0, 33.0)]
+    glared = (150.0, 140.0, 128.0)  # black paint plus a warm highlight
+    pocket = (106.0, 83.0, 59.0)
+    reads = _reads(
+        [*black, glared, pocket],
+        [(220.0, 119.0, 37.0)] * 4 + [(235.0, 180.0, 120.0), (172.0, 131.0, 92.0)],
+    )
+    env = np.full(6, 200.0)
+    square = np.ones(6, bool)
+    shape = np.full(6, 1)  # SHAPE_ORDER[1] is the square
+    out = _tile_like(reads, shape, env, square, DetectorSettings())
+    assert out[:4].all()  # the black tiles
+    assert out[4]  # the glared tile: its margin is as grey as the black ones
+    assert not out[5]  # the pocket: lighter than black paint and as saturated as wood
+    loose = replace(DetectorSettings(), glare_extra_saturation=1.0)
+    assert _tile_like(reads, shape, env, square, loose)[5]  # the check is what rejects it

@@ -67,3 +67,31 @@ def test_bad_split_requests_change_nothing(st: WebState, client: Client) -> None
     r = client.post(f"/api/games/{gid}/corrections", json={"op": "split", "index": 9})
     assert r.status_code == 404
     assert st.store.game(gid) == before
+
+
+def test_a_stale_split_stores_nothing(st: WebState, client: Client) -> None:
+    """Two clicks (or two tabs) computed from the same game: the second must not insert the
+    second turn again - the game changed under it, so it is refused with 409 and nothing is
+    stored."""
+    import pytest
+
+    from scorer.store import StaleEditError
+    from webui.games import split_edits
+
+    gid = _game_with_review(st, client)
+    rev = st.store.revision(gid)
+    edits = split_edits(st.store.game(gid), 1, 0)  # what the second click computed
+    r = client.post(f"/api/games/{gid}/corrections", json={"op": "split", "index": 1, "split": 0})
+    assert r.status_code == 200, r.get_json()
+    before = st.store.game(gid)
+    with pytest.raises(StaleEditError):
+        st.store.correct_many(gid, edits, expect_revision=rev)  # type: ignore[arg-type]
+    assert st.store.game(gid) == before
+    assert before.events[1:] == (Place(1, FIRST), Place(2, SECOND))
+    # the same request again: no review at that turn any more -> 409, nothing stored
+    r = client.post(f"/api/games/{gid}/corrections", json={"op": "split", "index": 1, "split": 0})
+    assert r.status_code == 409
+    assert st.store.game(gid) == before
+    unchanged = st.store.revision(gid)
+    st.store.correct_many(gid, [])  # no edits: nothing written, the revision stays
+    assert st.store.revision(gid) == unchanged
