@@ -931,7 +931,8 @@ class Tracker:
                     settings=SplitSettings(max_splits=self.settings.max_splits),
                 )
                 if splits:
-                    reason += f"; legal as two turns ({len(splits)} way(s) to split it)"
+                    # the search is capped (SplitSettings), so the count is what it found
+                    reason += f"; legal as two turns ({len(splits)} way(s) found to split it)"
             if isinstance(e, NoLegalReadingError):
                 drop = self._legal_without_one(added)
                 if drop:
