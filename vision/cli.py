@@ -113,7 +113,15 @@ def run(
         t0 = time.perf_counter()
         obs = detect(img, profile=profile)
         elapsed = (time.perf_counter() - t0) * 1000.0
-        results.append({"image": path, "tiles": _tile_json(obs), "elapsed_ms": round(elapsed, 1)})
+        results.append(
+            {
+                "image": path,
+                "tiles": _tile_json(obs),
+                "elapsed_ms": round(elapsed, 1),
+                # additive (INTERFACES.md keys unchanged): cells covered by a hand or an arm
+                "unseen": [[p.row, p.col] for p in obs.unseen],
+            }
+        )
         if debug_dir is not None:
             name = f"{k:03d}_{Path(path).stem}_overlay.png"
             cv2.imwrite(str(debug_dir / name), draw_overlay(img, obs))

@@ -53,6 +53,7 @@ def test_json_output_in_argument_order(
     for o in out:
         assert len(o["tiles"]) >= n_true - 1
         assert o["elapsed_ms"] > 0
+        assert o["unseen"] == []  # no hand in these scenes
         t = o["tiles"][0]
         assert set(t) == {"row", "col", "color", "shape", "confidence", "x", "y"}
         assert t["color"] in ("red", "orange", "yellow", "green", "blue", "purple")
@@ -119,3 +120,23 @@ def test_profile_palette_and_bad_profile(
     assert main(["detect", str(scene_files["good"]), "--profile", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "bad.json" in err and "Traceback" not in err
+
+
+def test_json_lists_cells_covered_by_a_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import cv2
+    import numpy as np
+
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    board = random_board(np.random.default_rng(103), 24)
+    r = render(board, PRESETS["hand"], seed=3)
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), r.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert main(["detect", str(photo), "--json"]) == 0
+    (o,) = json.loads(capsys.readouterr().out)
+    assert o["unseen"], "a hand over the board leaves cells unseen"
+    read = {(t["row"], t["col"]) for t in o["tiles"]}
+    assert not read & {tuple(c) for c in o["unseen"]}  # unseen, not guessed
