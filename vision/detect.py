@@ -124,7 +124,8 @@ class DetectorSettings:
             lattice, the free cells next to the board are read straight off it (a tile whose
             body the masks lost to glare, blur or a dark table), for up to ``grow_rounds``
             rings of cells; a symbol more than ``grow_max_offset`` tile sides off its cell's
-            centre is not taken (tiles are pushed a few mm off the grid, not a third of one).
+            centre is not taken (tiles are pushed a few mm off the grid, not a third of one),
+            and after re-centring on it, it must sit within half of that of the patch centre.
         grow_max_dark: ``body_max_dark`` for cells read next to the board, where the margin
             must also be as dark as the board's own bodies (``body_relative_max``).
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
@@ -1513,6 +1514,8 @@ def _grow_on_lattice(
         ok = (
             reads.ok
             & (d.min(axis=1) <= s.max_shape_distance)
+            # after re-centring, the symbol sits at the patch's centre (half the bound:
+            # a read that still drifts is a pattern, not a printed symbol)
             & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
         )
         shape_idx = np.argmin(d, axis=1)

@@ -28,8 +28,11 @@ __all__ = [
     "LiveFeed",
     "WebSettings",
     "WebState",
+    "accept_split",
+    "correct",
     "current_game_id",
     "load",
+    "split_edits",
     "state",
     "turn_from_json",
 ]
