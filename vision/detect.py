@@ -1444,6 +1444,10 @@ def _grow_on_lattice(
         tried.update(front)
         cells = np.array(front, np.int64)
         centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
+        # the local pitch, from the lattice alone (before the neighbours' offsets move the
+        # centres): the margin a patch needs inside the image
+        step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
+        half = 0.6 * np.hypot(*step.T)
         # the mean offset of each cell's known neighbours, summed in the same order as
         # np.mean would (an absent neighbour adds an exact 0), without a call per cell
         near = np.zeros((len(front), 9, 2))
@@ -1458,8 +1462,6 @@ def _grow_on_lattice(
         for k in range(1, 9):
             total += near[:, k]
         centres += total / count[:, None]
-        step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
-        half = 0.6 * np.hypot(*step.T)
         inside = (
             (centres[:, 0] >= half)
             & (centres[:, 1] >= half)
