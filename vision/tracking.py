@@ -978,12 +978,7 @@ def _table(game: Game) -> dict[Pos, Tile]:
     the tiles of unresolved reviews (:func:`scorer.game.replay` lays them all)."""
     if not game.events and not game.setup:
         return {}
-    table = dict(replay(game).board.items())
-    for ev in game.events:
-        if isinstance(ev, Review):
-            for p, t in ev.seen.tiles:
-                table.setdefault(Pos(*p), t)
-    return table
+    return dict(replay(game).board.items())
 
 
 def _one_line(cells: Sequence[Pos], board: Mapping[Pos, Tile]) -> bool:

@@ -61,7 +61,7 @@ def test_no_split_when_the_final_table_has_an_invalid_line() -> None:
 
 
 def test_limits_hand_size_and_count() -> None:
-    # seven tiles in one column under the row: no turn lays 7, and 2 parts need 2 lines
+    # five tiles in one column under the row, parts of at most 2 tiles: 2 + 2 < 5, no split
     added = Placement.parse("Bs@1,0 Gs@2,0 Ys@3,0 Os@4,0 Ps@5,0")
     assert split_moves(ROW, added, settings=SplitSettings(max_part=2)) == ()
     many = split_moves(ROW, Placement.parse("Bs@1,0 Od@1,2"), settings=SplitSettings(max_splits=1))
