@@ -2,8 +2,8 @@
 
 Each condition renders two fixed boards with fixed seeds through :mod:`vision.render` and
 checks recall, precision, colour+shape identity and cell agreement against the truth, with
-tolerances. The floors are what the detector reliably reaches on these scenes (measured
-2026-11-21, see docs/benchmarks.md); the issue's targets (99.5 %) are tracked by
+tolerances. The floors are what the detector reliably reaches on these scenes, less one tile
+(measured 2026-11-21, see docs/benchmarks.md); the issue's targets (99.5 %) are tracked by
 ``benchmarks/bench_vision.py`` on many more scenes, not here.
 """
 
@@ -18,16 +18,18 @@ from vision.render import PRESETS, render
 
 #: condition -> (min recall, min precision, min identity)
 FLOORS: dict[str, tuple[float, float, float]] = {
-    "glare": (0.90, 0.98, 0.93),
-    "dim": (0.93, 0.98, 0.95),
-    "warm": (0.95, 0.98, 0.97),
-    "cool": (0.95, 0.98, 0.97),
-    "oblique": (0.95, 0.98, 0.95),
-    "patterned_cloth": (0.95, 0.98, 0.97),
-    "dark_table": (0.95, 0.98, 0.97),
-    "tiny_tiles": (0.85, 0.98, 0.85),
+    # raised 2026-11-21 (second session) to what the detector now reads (100 % on all but
+    # hand 88.9 % and tiny tiles 95.8 % recall), leaving one tile of slack per condition
+    "glare": (0.97, 0.98, 0.97),
+    "dim": (0.97, 0.98, 0.97),
+    "warm": (0.97, 0.98, 0.97),
+    "cool": (0.97, 0.98, 0.97),
+    "oblique": (0.97, 0.98, 0.97),
+    "patterned_cloth": (0.97, 0.98, 0.97),
+    "dark_table": (0.97, 0.98, 0.97),
+    "tiny_tiles": (0.93, 0.98, 0.95),
     "hand": (0.85, 0.98, 0.95),
-    "printed_grid": (0.95, 0.98, 0.97),
+    "printed_grid": (0.97, 0.98, 0.97),
 }
 
 
