@@ -335,6 +335,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true", help="no accuracy scenes")
     a = ap.parse_args(argv or [])
+    if a.speed_only and a.no_speed:
+        ap.error("--speed-only and --no-speed together leave nothing to run")
     if a.quick:
         a.scenes, a.preset_boards, a.repeat = 12, 1, 5
     if a.speed_only:
@@ -346,8 +348,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "loadavg_start": [round(x, 2) for x in os.getloadavg()],
         },
     }
-    out["hard"] = _accuracy_hard(a.scenes, a.seed)
-    out["presets"] = _accuracy_presets(a.preset_boards, a.seed)
+    if a.scenes:
+        out["hard"] = _accuracy_hard(a.scenes, a.seed)
+    if a.preset_boards:
+        out["presets"] = _accuracy_presets(a.preset_boards, a.seed)
     if not a.no_speed:
         out["speed"] = _speed(a.repeat, a.seed)
     out["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]
