@@ -48,6 +48,7 @@ from typing import Literal, Protocol
 
 from scorer.game import Event, Game, Place, Review, replay
 from scorer.model import Board, Placement, Pos, Tile
+from scorer.rules import describe_tile
 from scorer.store import GameStore
 from vision.observation import Observation
 
@@ -620,6 +621,20 @@ class Tracker:
                 del self._overrides[p]
         return out
 
+    def _cleared_next_to(
+        self, added: Mapping[Pos, list[Tile]], raw: Mapping[Pos, list[Tile]]
+    ) -> list[tuple[Pos, Tile]]:
+        """Cells a correction emptied that the camera still reads as the removed tile, next
+        to (sharing an edge with) a cell of this move."""
+        out = []
+        for p, (user, camera) in self._overrides.items():
+            r = raw.get(p)
+            if user is not None or camera is None or r is None or r[0] != camera:
+                continue
+            if any(abs(p.row - q.row) + abs(p.col - q.col) == 1 for q in added):
+                out.append((p, camera))
+        return sorted(out)
+
     def _masked(self, p: Pos, tile: Tile) -> bool:
         """The camera reads at ``p`` what a correction overruled there."""
         o = self._overrides.get(p)
@@ -790,7 +805,8 @@ class Tracker:
         # a tile the detector found even once during the run is there (a flaky detection, not
         # a loss); only tiles never seen while the board stood still count as vanished
         sighted = {tf.apply(p) for seen in run.seen for p in seen.readings}
-        after = self._apply_overrides({tf.apply(p): r for p, r in voted.items()}, sighted)
+        raw = {tf.apply(p): r for p, r in voted.items()}
+        after = self._apply_overrides(raw, sighted)
         added = {p: r for p, r in after.items() if p not in self.baseline}
         # a tile the user put in the game that the camera cannot see is not a loss
         vouched = {p for p, (user, _) in self._overrides.items() if user is not None}
@@ -850,6 +866,20 @@ class Tracker:
             ev: Event = self._review(reason, seen, (), frame_index)
         else:
             ev = self._infer(added, seen, frame_index)
+            cleared = self._cleared_next_to(added, raw)
+            if isinstance(ev, Place) and cleared:
+                # a move laid next to a cell the user cleared, which the camera still reads
+                # as the tile it was told is not there: now a real tile may stand on it. Ask
+                # (one click either way) rather than drop it or count it silently
+                q, tile = cleared[0]
+                with_q = Placement(tuple(sorted([*ev.tiles.tiles, (q, tile)])))
+                ev = self._review(
+                    f"a move was laid next to {q.row},{q.col}, where a correction removed a "
+                    f"{describe_tile(tile)} the camera still reads: is a real tile there now?",
+                    with_q,
+                    (ev.tiles, with_q),
+                    frame_index,
+                )
             if isinstance(ev, Review) and not final and self.settings.late_sightings > 0:
                 # an unclear reading: the rest of the still period may show the missing tile
                 run.deferred = True

@@ -154,3 +154,36 @@ def test_store_revision_moves_with_every_write(tmp_path: Path) -> None:
     seen.add(store.revision(gid))
     assert len(seen) == 3
     assert store.revision(gid) == store.revision(gid)  # reading changes nothing
+
+
+def test_a_move_next_to_a_cleared_phantom_asks_whether_a_tile_is_there_now(
+    tmp_path: Path,
+) -> None:
+    """The user removed a phantom red diamond at (0,2); the camera keeps reading it. A move
+    laid next to that cell may have put a real red diamond there (the same reading): the
+    tracker must not drop it silently, nor count it - the turn is a review offering the move
+    without the cell first and with it second."""
+    store, gid, f = _store_tracker(tmp_path)
+    real1 = Board.from_ascii("Rs Rc")
+    _turn(f, Board(), _with(real1, PHANTOM))
+    store.correct(gid, "replace", 0, Place(0, Placement.parse("Rs@0,0 Rc@0,1")), source="ui")
+    real2 = _with(real1, (Pos(1, 1), Tile.parse("Bc")))
+    got = _turn(f, _with(real1, PHANTOM), _with(real2, PHANTOM))  # not next to (0,2)
+    assert kinds(got) == ["rebased", "move"], got
+    assert _last(store, gid) == (Place(1, Placement.parse("Bc@1,1")), 2)
+    # Ann lays a red diamond on (0,2) and a blue diamond under it: the camera reads (0,2) as
+    # before, so only the blue diamond is new to it - a legal move on its own (row Bc Bd)
+    after = _with(real2, PHANTOM, (Pos(1, 2), Tile.parse("Bd")))
+    got = _turn(f, _with(real2, PHANTOM), after)
+    f.feed(obs(after), 60)  # a review waits for the end of the still period (late sightings)
+    f.end()
+    assert "move" not in kinds(got), got  # nothing committed silently, with or without it
+    game = store.game(gid)
+    assert len(game.events) == 3  # Ann's move, Ben's move, and this turn
+    ev = game.events[-1]
+    assert isinstance(ev, Review) and ev.player == 0
+    assert "next to 0,2" in ev.reason and "red diamond" in ev.reason
+    assert ev.candidates == (
+        Placement.parse("Bd@1,2"),
+        Placement.parse("Rd@0,2 Bd@1,2"),
+    )
