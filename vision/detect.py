@@ -33,7 +33,7 @@ import contextlib
 import math
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any
 
@@ -202,6 +202,11 @@ class DetectorSettings:
             ``tile_fill`` x that pitch by more than this fraction is not trusted.
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
             so neighbours' edges and the table do not enter.
+        smooth_per_noise_level, max_patch_smooth: in a noisy image the smoothing is at least
+            this x the image's noise (mean absolute difference of ``V`` from its 3x3 median,
+            8-bit levels; 1-7 in ordinary frames, about 9 at ISO-high dim light), at most
+            ``max_patch_smooth``: noise makes outlines spiky, a dim blue square then reads as a
+            star4 whose printed size it does not have. 0 turns it off.
         patch_smooth: Gaussian sigma (fraction of the patch) applied before segmenting, against
             sensor noise and JPEG blocks (half a pixel of a 48 px patch).
         body_ring: the tile's margin sampled as "body", as a band of Chebyshev distance from
@@ -294,6 +299,8 @@ class DetectorSettings:
     side_tolerance: float = 0.25
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
+    smooth_per_noise_level: float = 0.0033
+    max_patch_smooth: float = 0.035
     body_ring: tuple[float, float] = (0.38, 0.45)
     body_tolerance: float = 0.3
     min_body_uniform: float = 0.75
@@ -1736,8 +1743,19 @@ def detect(
         dbg["work_scale"] = scale
         dbg["candidates"] = [tuple(c.centre_xy / scale) for c in cands]
 
+    # sensor noise (high ISO in dim light) makes symbol outlines spiky: smooth the tile tops
+    # in proportion to the noise measured on the image itself (mean absolute difference
+    # from a 3x3 median of V, 8-bit levels)
+    noise = float(cv2.absdiff(v, cv2.medianBlur(v, 3)).mean())
+    s_read = s
+    if s.smooth_per_noise_level > 0:
+        smooth = s.smooth_per_noise_level * noise
+        if smooth > s.patch_smooth:
+            s_read = replace(s, patch_smooth=min(smooth, s.max_patch_smooth))
+    if dbg is not None:
+        dbg["noise"] = noise
     tiles, lattice, quality = _assemble(
-        image_bgr, v, env, cands, outers, scale, prof, palette, s, dbg
+        image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
     if lattice is not None:
         unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
