@@ -52,6 +52,7 @@ from vision.shapes import (
     ShapeSettings,
     classify_profiles,
     prototype_areas,
+    prototype_perimeters,
     radial_profiles,
     shape_polygon,
     single_thread_matmul,
@@ -1234,19 +1235,9 @@ def _tile_like(
         # small area but long outline gains relatively far more than a circle. It does not
         # shrink a symbol much (a blurred convex edge keeps its half-height line), so the
         # lower bound stays
-        slack = _prototype_perimeters()[shape_idx] * s.size_blur_slack * reads.blur
+        slack = prototype_perimeters()[shape_idx] * s.size_blur_slack * reads.blur
         out &= (reads.area >= proto * lo * lo) & (reads.area <= proto * hi * hi + slack)
     return out
-
-
-@lru_cache(maxsize=1)
-def _prototype_perimeters() -> NDArray[np.float64]:
-    """``(6,)`` outline length of each prototype symbol in tile sides, in ``SHAPE_ORDER``."""
-    out = []
-    for sh in SHAPE_ORDER:
-        pts = shape_polygon(sh)
-        out.append(float(np.hypot(*(np.roll(pts, -1, axis=0) - pts).T).sum()))
-    return np.array(out, np.float64)
 
 
 def _tile_corners(
@@ -2194,7 +2185,6 @@ def _draw_glyph(
     colour: tuple[int, int, int],
 ) -> None:
     """A small icon of ``shape`` (BGR ``colour``) centred at ``(cx, cy)``, radius ``r`` px."""
-    from vision.shapes import shape_polygon
 
     pts = shape_polygon(shape, 64) / 0.4 * r + (cx, cy)
     cv2.fillPoly(img, [np.round(pts).astype(np.int32)], colour, lineType=cv2.LINE_AA)

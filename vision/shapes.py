@@ -54,6 +54,7 @@ __all__ = [
     "notch_harmonic",
     "prototype_areas",
     "prototype_mask",
+    "prototype_perimeters",
     "radial_profile",
     "radial_profiles",
     "shape_polygon",
@@ -1040,6 +1041,17 @@ def classify_profile(
     z -= z.max()
     p = np.exp(z)
     return d, p / p.sum()
+
+
+@lru_cache(maxsize=1)
+def prototype_perimeters() -> NDArray[np.float64]:
+    """``(6,)`` outline length of each prototype symbol in tile sides, in :data:`SHAPE_ORDER`
+    (blur moves a segmented edge, so the area a symbol may gain grows with it)."""
+    out = []
+    for sh in SHAPE_ORDER:
+        pts = shape_polygon(sh)
+        out.append(float(np.hypot(*(np.roll(pts, -1, axis=0) - pts).T).sum()))
+    return np.array(out, np.float64)
 
 
 @lru_cache(maxsize=1)
