@@ -1748,6 +1748,12 @@ def detect(
     tiles, lattice, quality = _assemble(
         image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
+    if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
+        other = _assemble(
+            image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg, True
+        )
+        if len(other[0]) > len(tiles):
+            tiles, lattice, quality = other
     if lattice is not None:
         unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
         quality["unseen"], quality["occluded_fraction"] = unseen, frac
@@ -1882,6 +1888,7 @@ def _assemble(
     palette: Palette,
     s: DetectorSettings,
     dbg: dict[str, Any] | None,
+    diagonal_pitch: bool = False,
 ) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
     empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
     if not cands:
@@ -1910,10 +1917,21 @@ def _assemble(
     pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s)
     plain = _pitch_mode(centres[strong_c], extents[strong_c], s, span_test=False)
     # the span test can also drop true neighbours (blur swells the holes) and leave the
-    # next-but-one tiles: a span-tested mode of twice the plain one, or none, is not trusted
+    # next-but-one tiles: a span-tested mode of twice the plain one, or none, is not trusted.
+    # A mode of sqrt(2) times the plain one is ambiguous: either the span test left only the
+    # diagonal neighbours, or the plain mode paired symbols with the gaps where four tile
+    # corners meet (0.71 pitch away); the caller reads the board both ways
+    # (``diagonal_pitch``) and keeps the reading with more tiles
+    diagonal = (
+        pitch_mode is not None
+        and plain is not None
+        and abs(pitch_mode / plain - math.sqrt(2.0)) <= 2.0 * s.pitch_agreement
+    )
     if pitch_mode is None or (
         plain is not None and abs(pitch_mode / plain - 2.0) <= 2.0 * s.pitch_agreement
     ):
+        pitch_mode = plain
+    elif diagonal and diagonal_pitch:
         pitch_mode = plain
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         # ... scaled by each symbol's size against the typical one, since an oblique view
@@ -2162,7 +2180,12 @@ def _assemble(
         else None
     )
     blur = float(np.median(reads.sharpness[ix])) if idx else 0.0
-    quality: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": blur}
+    quality: dict[str, Any] = {
+        "unseen": (),
+        "occluded_fraction": 0.0,
+        "blur": blur,
+        "pitch_ambiguous": bool(diagonal),
+    }
     if dbg is not None:
         shown = ix[paint] if len(idx) else ix  # the tiles returned, in order
         dbg["patches"] = [] if reads.patches is None else list(reads.patches[shown])

@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scorer.model import Board, Pos, Shape, Tile
+from scorer.model import COPIES_PER_KIND, Board, Pos, Shape, Tile
+from scorer.rules import line_problems
 from vision.observation import Observation
 
-__all__ = ["DetectionScore", "random_board", "score_detection"]
+__all__ = ["DetectionScore", "legal_board", "random_board", "score_detection"]
 
 
 @dataclass
@@ -193,5 +194,71 @@ def random_board(
                 continue
             cells[p] = new_tile()
             if len(cells) >= n_tiles:
+                break
+    return Board(cells.items())
+
+
+def _run_tiles(cells: dict[Pos, Tile], p: Pos, dr: int, dc: int, tile: Tile) -> list[Tile]:
+    """The line through the empty cell ``p`` along ``(dr, dc)`` if ``tile`` were put there."""
+    out = [tile]
+    for sign in (1, -1):
+        q = Pos(p.row + sign * dr, p.col + sign * dc)
+        while q in cells:
+            out.append(cells[q])
+            q = Pos(q.row + sign * dr, q.col + sign * dc)
+    return out
+
+
+def legal_board(
+    rng: np.random.Generator,
+    n_tiles: int,
+    colors: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple"),
+) -> Board:
+    """A connected board of up to ``n_tiles`` tiles on which every line obeys the rules.
+
+    Real tables hold legal boards (RULES.md section 1: a line is one colour with different
+    shapes or one shape with different colours, at most 6 long), drawn from the real bag
+    (:data:`~scorer.model.COPIES_PER_KIND` copies of each of the 36 tiles). Positions grow
+    like :func:`random_board` (lines of 1-5 new tiles branching off earlier tiles); each new
+    tile is drawn from what is left in the bag among those that keep both lines through its
+    cell legal. An extension stops where no tile fits, so the board may come out smaller than
+    ``n_tiles`` when the layout boxes itself in (rare below ~80 tiles).
+
+    Raises:
+        ValueError: ``n_tiles`` < 1 or more than the bag holds.
+    """
+    kinds = [Tile(c, s) for c in colors for s in Shape]
+    if not 1 <= n_tiles <= len(kinds) * COPIES_PER_KIND:
+        raise ValueError(f"legal_board: n_tiles must be 1..{len(kinds) * COPIES_PER_KIND}")
+    bag = {t: COPIES_PER_KIND for t in kinds}
+    cells: dict[Pos, Tile] = {}
+
+    def place(p: Pos) -> bool:
+        order = rng.permutation(len(kinds))
+        for i in order.tolist():
+            t = kinds[i]
+            if bag[t] == 0:
+                continue
+            if line_problems(_run_tiles(cells, p, 0, 1, t)) or line_problems(
+                _run_tiles(cells, p, 1, 0, t)
+            ):
+                continue
+            cells[p] = t
+            bag[t] -= 1
+            return True
+        return False
+
+    place(Pos(0, 0))
+    guard = 0
+    while len(cells) < n_tiles and guard < 20 * n_tiles + 200:
+        guard += 1
+        start = list(cells)[int(rng.integers(len(cells)))]
+        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][int(rng.integers(4))]
+        p = start
+        for _ in range(int(rng.integers(1, 6))):
+            p = Pos(p.row + dr, p.col + dc)
+            if p in cells:
+                continue
+            if not place(p) or len(cells) >= n_tiles:
                 break
     return Board(cells.items())
