@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.profile import Profile, ProfileError, load_profile
+from scorer.rules import describe_tile
 from vision.detect import detect, draw_overlay
 from vision.observation import Observation
 
@@ -120,6 +121,16 @@ def run(
                 "elapsed_ms": round(elapsed, 1),
                 # additive (INTERFACES.md keys unchanged): cells covered by a hand or an arm
                 "unseen": [[p.row, p.col] for p in obs.unseen],
+                # additive: readings the rules settled where the camera was unsure
+                "rule_changes": [
+                    {
+                        "row": p.row,
+                        "col": p.col,
+                        "seen": {"color": a.color, "shape": a.shape.value},
+                        "read": {"color": b.color, "shape": b.shape.value},
+                    }
+                    for p, a, b in obs.rule_changes
+                ],
             }
         )
         if debug_dir is not None:
@@ -133,6 +144,12 @@ def run(
             if obs.unseen:
                 cells = " ".join(f"{p.row},{p.col}" for p in obs.unseen)
                 print(f"  unseen (covered): {cells}", file=out)
+            for p, seen, read in obs.rule_changes:
+                print(
+                    f"  {p.row},{p.col}: {describe_tile(read)} by the rules "
+                    f"(the camera was unsure: {describe_tile(seen)}?)",
+                    file=out,
+                )
     if as_json:
         json.dump(results, out, indent=1)
         out.write("\n")

@@ -46,6 +46,7 @@ from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
 from vision.colour import ColourSettings, classify_colours, linear_from_srgb
 from vision.lattice import LatticeFit, LatticeSettings, fit_lattice
 from vision.observation import Lattice, Observation, TileObservation
+from vision.rulecheck import RuleCheckSettings, rule_check
 from vision.scratch import scratch
 from vision.shapes import (
     SHAPE_ORDER,
@@ -242,6 +243,10 @@ class DetectorSettings:
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
+        rule_check: the rules settle readings the camera is unsure of
+            (:func:`vision.rulecheck.rule_check`: where a tile's runner-up makes its lines
+            legal and the camera finds it nearly as likely); None reports the camera's own
+            best readings. Changes are listed in ``Observation.rule_changes``.
     """
 
     work_long_side: int = 960
@@ -316,6 +321,7 @@ class DetectorSettings:
     colour: ColourSettings = field(default_factory=ColourSettings)
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)
+    rule_check: RuleCheckSettings | None = field(default_factory=RuleCheckSettings)
 
 
 # ----------------------------------------------------------------------------- stages
@@ -1754,6 +1760,10 @@ def detect(
         )
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
+    rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
+    if s.rule_check is not None and len(tiles) > 1:
+        checked = rule_check(tiles, s.rule_check)
+        tiles, rule_changes = checked.tiles, tuple(checked.changed)
     if lattice is not None:
         unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
         quality["unseen"], quality["occluded_fraction"] = unseen, frac
@@ -1767,6 +1777,7 @@ def detect(
         blur=quality["blur"],
         elapsed_ms=elapsed,
         palette=tuple(palette.names),
+        rule_changes=rule_changes,
         debug=dbg,
     )
     if dbg is not None:

@@ -95,6 +95,10 @@ class Observation:
         blur: sharpness signal (variance of the Laplacian on the tile tops; low = blurred).
         elapsed_ms: time spent on the decoded image (reading excluded), milliseconds.
         palette: colour names the classification used, in palette order.
+        rule_changes: readings the rules of Qwirkle settled, as ``(cell, camera's best
+            reading, reading returned)``: the camera was unsure and its runner-up makes the
+            tile's lines legal (:mod:`vision.rulecheck`); the camera's reading stays among
+            that tile's alternatives.
     """
 
     tiles: tuple[TileObservation, ...]
@@ -105,6 +109,7 @@ class Observation:
     blur: float = 0.0
     elapsed_ms: float = 0.0
     palette: tuple[str, ...] = ()
+    rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
     debug: dict[str, object] | None = field(default=None, compare=False, repr=False)
 
     def board(self) -> Board:

@@ -54,6 +54,7 @@ def test_json_output_in_argument_order(
         assert len(o["tiles"]) >= n_true - 1
         assert o["elapsed_ms"] > 0
         assert o["unseen"] == []  # no hand in these scenes
+        assert o["rule_changes"] == []  # a sharp scene: the camera is sure of every tile
         t = o["tiles"][0]
         assert set(t) == {"row", "col", "color", "shape", "confidence", "x", "y"}
         assert t["color"] in ("red", "orange", "yellow", "green", "blue", "purple")
