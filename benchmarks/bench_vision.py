@@ -11,6 +11,11 @@ Accuracy (issue 3 targets: tile recall and precision >= 99.5 %, colour+shape ide
   shrink the tiles below the brief's 25 px: such a scene is scored apart
   (``out_of_spec_pitch_below_25px``) and drawn again in spec (larger frame, else a smaller
   board) for the main numbers;
+- ``hard_legal``: the same conditions (same seeds) on boards whose every line obeys the rules
+  (:func:`vision.evaluate.legal_board`), as on a real table: lines of one colour or one shape
+  put look-alike symbols side by side, and the rule check (:mod:`vision.rulecheck`) can settle
+  readings the camera is unsure of. ``hard`` boards hold random tiles, so there the numbers
+  are the camera's reading alone (the rule check leaves such boards alone);
 - ``presets``: every named preset of :data:`vision.render.PRESETS` on a few boards.
 
 Matching and rates: :func:`vision.evaluate.score_detection`.
@@ -41,6 +46,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -48,7 +54,7 @@ import cv2
 import numpy as np
 
 from vision.detect import detect
-from vision.evaluate import DetectionScore, random_board, score_detection
+from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
 from vision.render import PRESETS, Conditions, render
 
 #: The brief's smallest tile (issue 3: "tiles from about 25 px to 200 px across").
@@ -88,7 +94,14 @@ def condition_tags(c: Conditions) -> list[str]:
 
 
 def _in_spec_render(
-    board: Any, cond: Conditions, seed: int, size: tuple[int, int], pitch: float, n: int, k: int
+    board: Any,
+    cond: Conditions,
+    seed: int,
+    size: tuple[int, int],
+    pitch: float,
+    n: int,
+    k: int,
+    make_board: Callable[[np.random.Generator, int], Any] = random_board,
 ) -> tuple[Any, tuple[int, int]]:
     """The same scene again with its tiles in the brief's range (pitch >= 25 px).
 
@@ -102,11 +115,15 @@ def _in_spec_render(
     left = f * size[0] / w  # what the larger frame does not give
     if left > 1.0:
         rng = np.random.default_rng([seed, k, 25])
-        board = random_board(rng, max(6, int(n / (left * left))))
+        board = make_board(rng, max(6, int(n / (left * left))))
     return render(board, cond, seed=seed * 1000 + k, size=(w, h)), (w, h)
 
 
-def _accuracy_hard(n_scenes: int, seed: int) -> dict[str, Any]:
+def _accuracy_hard(
+    n_scenes: int,
+    seed: int,
+    make_board: Callable[[np.random.Generator, int], Any] = random_board,
+) -> dict[str, Any]:
     total = DetectionScore()
     below = DetectionScore()
     by_tag: dict[str, DetectionScore] = defaultdict(DetectionScore)
@@ -118,14 +135,14 @@ def _accuracy_hard(n_scenes: int, seed: int) -> dict[str, Any]:
         rng = np.random.default_rng([seed, k])
         cond = Conditions.sample(rng, "hard")
         n = int(rng.integers(6, 81))
-        board = random_board(rng, n)
+        board = make_board(rng, n)
         size = sizes[int(rng.integers(len(sizes)))]
         r = render(board, cond, seed=seed * 1000 + k, size=size)
         if r.pitch_px < SPEC_MIN_PITCH_PX:
             # the renderer backed the camera off below the brief's 25 px: scored apart, and
             # the scene is drawn again in spec (larger frame, or a smaller board)
             below = below + score_detection(detect(r.image_bgr), r.truth, r.pitch_px)
-            r, size = _in_spec_render(board, cond, seed, size, r.pitch_px, n, k)
+            r, size = _in_spec_render(board, cond, seed, size, r.pitch_px, n, k, make_board)
             replaced += 1
         obs = detect(r.image_bgr)
         times.append(obs.elapsed_ms)
@@ -350,6 +367,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     if a.scenes:
         out["hard"] = _accuracy_hard(a.scenes, a.seed)
+        out["hard_legal"] = _accuracy_hard(a.scenes, a.seed, legal_board)
     if a.preset_boards:
         out["presets"] = _accuracy_presets(a.preset_boards, a.seed)
     if not a.no_speed:

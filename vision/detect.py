@@ -1755,9 +1755,7 @@ def detect(
         image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
     if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
-        other = _assemble(
-            image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg, True
-        )
+        other = _assemble(image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg, True)
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
     rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
@@ -1938,11 +1936,11 @@ def _assemble(
         and plain is not None
         and abs(pitch_mode / plain - math.sqrt(2.0)) <= 2.0 * s.pitch_agreement
     )
-    if pitch_mode is None or (
-        plain is not None and abs(pitch_mode / plain - 2.0) <= 2.0 * s.pitch_agreement
+    if (
+        pitch_mode is None
+        or (plain is not None and abs(pitch_mode / plain - 2.0) <= 2.0 * s.pitch_agreement)
+        or (diagonal and diagonal_pitch)
     ):
-        pitch_mode = plain
-    elif diagonal and diagonal_pitch:
         pitch_mode = plain
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         # ... scaled by each symbol's size against the typical one, since an oblique view

@@ -103,9 +103,7 @@ def _legal(tiles: Sequence[Tile]) -> bool:
     if n > MAX_LINE or len(set(tiles)) != n:
         return False
     first = tiles[0]
-    return all(t.color == first.color for t in tiles) or all(
-        t.shape == first.shape for t in tiles
-    )
+    return all(t.color == first.color for t in tiles) or all(t.shape == first.shape for t in tiles)
 
 
 def _lines(cells: Sequence[Pos]) -> list[list[int]]:
@@ -188,9 +186,7 @@ def rule_check(
     # a change can make at most three lines legal (two tiles of one line: that line and one
     # crossing line each), so a reading costing more than three penalties above the tile's
     # best one can never pay for itself: only the others are tried
-    tries = [
-        [k for k in range(1, len(c)) if c[k] - c[0] < 3.0 * s.line_penalty] for c in cost
-    ]
+    tries = [[k for k in range(1, len(c)) if c[k] - c[0] < 3.0 * s.line_penalty] for c in cost]
     choice = [0] * len(tiles)
     lines_of: list[list[int]] = [[] for _ in tiles]
     for li, line in enumerate(lines):
