@@ -2040,12 +2040,24 @@ def _assemble(
     # a read with no other tile within ``isolated_cells`` cells must show its own square
     # body: tiles are played touching the board, so a lone symbol-like blob away from it is
     # more likely a look-alike (a flower's centre ringed by dark petals) unless its body
-    # proves it is a tile
+    # proves it is a tile. A symbol alone in a dark region that is no square ("blob") is not
+    # taken itself, but when it passes every other check it counts as a neighbour here: its
+    # region runs into something dark beside it (a tile whose symbol is no hole in that mask,
+    # a sleeve, a hand's shadow), and a pair of tiles is no lone look-alike; growth then
+    # reads its cell as any free cell next to the board
+    merged = np.array([c.body == "blob" for c in cands]) & ~valid
+    if merged.any():
+        merged &= (
+            reads.ok
+            & (shape_dist <= s.max_shape_distance)
+            & (residual <= s.lattice.max_cell_residual)
+            & _tile_like(reads, outline_shape, env_at, square | merged, s, check_size=True)
+        )
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]
-        cv = cells[vi]
-        cheb = np.abs(cv[:, None, :] - cv[None, :, :]).max(axis=2)
-        np.fill_diagonal(cheb, np.iinfo(np.int64).max)
+        ni = np.nonzero(valid | merged)[0]
+        cheb = np.abs(cells[vi][:, None, :] - cells[ni][None, :, :]).max(axis=2)
+        cheb[vi[:, None] == ni[None, :]] = np.iinfo(np.int64).max
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False
