@@ -12,7 +12,8 @@ oblique view (a homography of the table plane). The lattice is recovered without
    pitch and angle), so perspective never accumulates over more than one step.
 3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; an affine similarity
    when the tiles do not span two rows and two columns); tiles in other clusters (gaps where
-   lines do not meet) are placed by the homography, and every cell is re-read by rounding.
+   lines do not meet) are placed by the homography - a cluster of linked tiles whole, at one
+   offset -, and every cell is re-read by rounding.
 
 If a calibration homography (image -> table plane) is known, centres are first mapped to the
 plane, where the lattice is nearly a similarity.
@@ -45,6 +46,10 @@ class LatticeSettings:
             reject detections that sit between cells.
         ransac_px: RANSAC reprojection threshold as a fraction of the median pitch.
         min_homography_tiles: fewer tiles than this (or tiles in one line) use a similarity.
+        min_cluster_tiles: a cluster of tiles apart from the first (a part of the board an
+            arm cuts off, a line that does not meet the others) of at least this many linked
+            tiles is placed whole, at one offset, when the first cluster fixes a homography;
+            smaller ones (strays, single tiles) are placed tile by tile through the fit.
     """
 
     grow_radius: float = 1.6
@@ -52,6 +57,7 @@ class LatticeSettings:
     max_cell_residual: float = 0.42
     ransac_px: float = 0.3
     min_homography_tiles: int = 6
+    min_cluster_tiles: int = 3
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,41 @@ def fit_lattice(
         push_links(j)
 
     h = _fit(pts[known], cells[known], pitch0, theta, settings)
+    # the other clusters of at least ``min_cluster_tiles`` tiles (parts of a board an arm cuts
+    # apart, lines that do not meet): each grows on its own links, so its cells agree among
+    # themselves, and is placed whole at the offset the fit gives its tiles (their median),
+    # then joins the fit. Rounding each tile through a fit extrapolated across a gap of
+    # several cells in an oblique view splits one cluster between neighbouring offsets, and
+    # no homography then carries both halves. Only a first cluster of at least
+    # ``min_homography_tiles`` tiles spanning rows and columns fixes a homography to place
+    # them by
+    loose = np.zeros(n, bool)  # tiles of smaller clusters, placed through the fit below
+    kc = cells[known]
+    if len(kc) < settings.min_homography_tiles or np.ptp(kc[:, 0]) < 1 or np.ptp(kc[:, 1]) < 1:
+        loose[:] = True
+    while not (known | loose).all():
+        g = _apply(np.linalg.inv(h), pts)[:, ::-1]  # (row, col), fractional
+        rest = np.nonzero(~(known | loose))[0]
+        first = int(rest[np.argmin(np.hypot(*(g[rest] - np.round(g[rest])).T))])
+        members = [first]
+        cells[first] = 0
+        is_known[first] = True
+        push_links(first)
+        while heap:
+            _, j, i, step_r, step_c = heapq.heappop(heap)
+            if is_known[j]:
+                continue
+            cells[j] = cells[i] + (step_r, step_c)
+            is_known[j] = True
+            members.append(j)
+            push_links(j)
+        m = np.array(members)
+        if len(m) < settings.min_cluster_tiles:
+            loose[m] = True
+            continue
+        cells[m] += np.round(np.median(g[m] - cells[m], axis=0)).astype(np.int64)
+        known[m] = True
+        h = _fit(pts[known], cells[known], pitch0, theta, settings)
     # place the other clusters through the fit, grow again from them, and refit
     for _ in range(3):
         if known.all():
