@@ -129,12 +129,13 @@ class DetectorSettings:
             and after re-centring on it, it must sit within half of that of the patch centre.
         grow_max_dark: ``body_max_dark`` for cells read next to the board, where the margin
             must also be as dark as the board's own bodies (``body_relative_max``).
-        grow_first_look: the first look at a free cell (only to find a symbol near its
-            centre) reads this fraction of the cell's square: the lattice puts a free cell up
-            to about a tenth of a tile off its tile, and a hand-laid tile turns up to about 8
-            degrees, which moves the outer part of a full-size margin band (0.45 of the side,
-            0.64 at the corners) onto the table beside it. The full reading, re-centred on the
-            symbol, judges the margin at full size.
+        grow_first_look: where the first look at a free cell (only to find a symbol near its
+            centre) finds none, it looks again at this fraction of the cell's square: the
+            lattice puts a free cell up to about a tenth of a tile off its tile, and a
+            hand-laid tile turns up to about 8 degrees, which moves the outer part of a
+            full-size margin band (0.45 of the side, 0.64 at the corners) onto the table
+            beside it. The full reading, re-centred on the symbol, judges the margin at full
+            size.
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -1481,12 +1482,22 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        # the first look reads a slightly smaller square (``grow_first_look``), so its margin
-        # band stays on the tile's top when the tile is pushed or turned off the lattice
-        look = centres[:, None, :] + s.grow_first_look * (corners - centres[:, None, :])
-        first = _read_patches(image_bgr, look, s, False, first_look=True)
+        first = _read_patches(image_bgr, corners, s, False, first_look=True)
+        # where it finds no symbol near the centre, a second look at a slightly smaller square
+        # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
+        # pushed or turned off the lattice
+        look_scale = np.ones(n)
+        again = np.nonzero(~first.ok | (np.hypot(*first.centroid.T) > s.grow_max_offset))[0]
+        if s.grow_first_look < 1.0 and len(again):
+            look = centres[again, None, :] + s.grow_first_look * (
+                corners[again] - centres[again, None, :]
+            )
+            second = _read_patches(image_bgr, look, s, False, first_look=True)
+            first.ok[again] = second.ok
+            first.centroid[again] = second.centroid
+            look_scale[again] = s.grow_first_look
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
-        off = first.centroid * s.grow_first_look
+        off = first.centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
         ax_u = corners[:, 1] - corners[:, 0]
         ax_w = corners[:, 3] - corners[:, 0]
