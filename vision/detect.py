@@ -130,6 +130,13 @@ class DetectorSettings:
             and after re-centring on it, it must sit within half of that of the patch centre.
         grow_max_dark: ``body_max_dark`` for cells read next to the board, where the margin
             must also be as dark as the board's own bodies (``body_relative_max``).
+        grow_first_look: where the first look at a free cell (only to find a symbol near its
+            centre) finds none, it looks again at this fraction of the cell's square: the
+            lattice puts a free cell up to about a tenth of a tile off its tile, and a
+            hand-laid tile turns up to about 8 degrees, which moves the outer part of a
+            full-size margin band (0.45 of the side, 0.64 at the corners) onto the table
+            beside it. The full reading, re-centred on the symbol, judges the margin at full
+            size.
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -270,6 +277,7 @@ class DetectorSettings:
     grow_min_tiles: int = 3
     grow_max_offset: float = 0.2
     grow_max_dark: float = 0.65
+    grow_first_look: float = 0.92
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
@@ -1481,8 +1489,21 @@ def _grow_on_lattice(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
         first = _read_patches(image_bgr, corners, s, False, first_look=True)
+        # where it finds no symbol near the centre, a second look at a slightly smaller square
+        # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
+        # pushed or turned off the lattice
+        look_scale = np.ones(n)
+        again = np.nonzero(~first.ok | (np.hypot(*first.centroid.T) > s.grow_max_offset))[0]
+        if s.grow_first_look < 1.0 and len(again):
+            look = centres[again, None, :] + s.grow_first_look * (
+                corners[again] - centres[again, None, :]
+            )
+            second = _read_patches(image_bgr, look, s, False, first_look=True)
+            first.ok[again] = second.ok
+            first.centroid[again] = second.centroid
+            look_scale[again] = s.grow_first_look
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
-        off = first.centroid
+        off = first.centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
         ax_u = corners[:, 1] - corners[:, 0]
         ax_w = corners[:, 3] - corners[:, 0]
@@ -2057,12 +2078,24 @@ def _assemble(
     # a read with no other tile within ``isolated_cells`` cells must show its own square
     # body: tiles are played touching the board, so a lone symbol-like blob away from it is
     # more likely a look-alike (a flower's centre ringed by dark petals) unless its body
-    # proves it is a tile
+    # proves it is a tile. A symbol alone in a dark region that is no square ("blob") is not
+    # taken itself, but when it passes every other check it counts as a neighbour here: its
+    # region runs into something dark beside it (a tile whose symbol is no hole in that mask,
+    # a sleeve, a hand's shadow), and a pair of tiles is no lone look-alike; growth then
+    # reads its cell as any free cell next to the board
+    merged = np.array([c.body == "blob" for c in cands]) & ~valid
+    if merged.any():
+        merged &= (
+            reads.ok
+            & (shape_dist <= s.max_shape_distance)
+            & (residual <= s.lattice.max_cell_residual)
+            & _tile_like(reads, outline_shape, env_at, square | merged, s, check_size=True)
+        )
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]
-        cv = cells[vi]
-        cheb = np.abs(cv[:, None, :] - cv[None, :, :]).max(axis=2)
-        np.fill_diagonal(cheb, np.iinfo(np.int64).max)
+        ni = np.nonzero(valid | merged)[0]
+        cheb = np.abs(cells[vi][:, None, :] - cells[ni][None, :, :]).max(axis=2)
+        cheb[vi[:, None] == ni[None, :]] = np.iinfo(np.int64).max
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False

@@ -10,9 +10,11 @@ oblique view (a homography of the table plane). The lattice is recovered without
 2. **Growing**: from the tile nearest the centroid, neighbours within ``grow_radius`` pitches
    get integer grid steps in the *local* frame of the tile they are reached from (its own
    pitch and angle), so perspective never accumulates over more than one step.
-3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; an affine similarity
+3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; for six or more
+   tiles in one line a one-dimensional perspective along it, else an affine similarity,
    when the tiles do not span two rows and two columns); tiles in other clusters (gaps where
-   lines do not meet) are placed by the homography, and every cell is re-read by rounding.
+   lines do not meet) are placed by the homography - a cluster of linked tiles whole, at one
+   offset -, and every cell is re-read by rounding.
 
 If a calibration homography (image -> table plane) is known, centres are first mapped to the
 plane, where the lattice is nearly a similarity.
@@ -44,7 +46,12 @@ class LatticeSettings:
             (in pitches) from its cell centre is reported but marks the fit as poor; used to
             reject detections that sit between cells.
         ransac_px: RANSAC reprojection threshold as a fraction of the median pitch.
-        min_homography_tiles: fewer tiles than this (or tiles in one line) use a similarity.
+        min_homography_tiles: fewer tiles than this use a similarity (as many or more in one
+            line: a perspective along the line, :func:`_line_fit`).
+        min_cluster_tiles: a cluster of tiles apart from the first (a part of the board an
+            arm cuts off, a line that does not meet the others) of at least this many linked
+            tiles is placed whole, at one offset, when the first cluster fixes a homography;
+            smaller ones (strays, single tiles) are placed tile by tile through the fit.
     """
 
     grow_radius: float = 1.6
@@ -52,6 +59,7 @@ class LatticeSettings:
     max_cell_residual: float = 0.42
     ransac_px: float = 0.3
     min_homography_tiles: int = 6
+    min_cluster_tiles: int = 3
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,41 @@ def fit_lattice(
         push_links(j)
 
     h = _fit(pts[known], cells[known], pitch0, theta, settings)
+    # the other clusters of at least ``min_cluster_tiles`` tiles (parts of a board an arm cuts
+    # apart, lines that do not meet): each grows on its own links, so its cells agree among
+    # themselves, and is placed whole at the offset the fit gives its tiles (their median),
+    # then joins the fit. Rounding each tile through a fit extrapolated across a gap of
+    # several cells in an oblique view splits one cluster between neighbouring offsets, and
+    # no homography then carries both halves. Only a first cluster of at least
+    # ``min_homography_tiles`` tiles spanning rows and columns fixes a homography to place
+    # them by
+    loose = np.zeros(n, bool)  # tiles of smaller clusters, placed through the fit below
+    kc = cells[known]
+    if len(kc) < settings.min_homography_tiles or np.ptp(kc[:, 0]) < 1 or np.ptp(kc[:, 1]) < 1:
+        loose[:] = True
+    while not (known | loose).all():
+        g = _apply(np.linalg.inv(h), pts)[:, ::-1]  # (row, col), fractional
+        rest = np.nonzero(~(known | loose))[0]
+        first = int(rest[np.argmin(np.hypot(*(g[rest] - np.round(g[rest])).T))])
+        members = [first]
+        cells[first] = 0
+        is_known[first] = True
+        push_links(first)
+        while heap:
+            _, j, i, step_r, step_c = heapq.heappop(heap)
+            if is_known[j]:
+                continue
+            cells[j] = cells[i] + (step_r, step_c)
+            is_known[j] = True
+            members.append(j)
+            push_links(j)
+        m = np.array(members)
+        if len(m) < settings.min_cluster_tiles:
+            loose[m] = True
+            continue
+        cells[m] += np.round(np.median(g[m] - cells[m], axis=0)).astype(np.int64)
+        known[m] = True
+        h = _fit(pts[known], cells[known], pitch0, theta, settings)
     # place the other clusters through the fit, grow again from them, and refit
     for _ in range(3):
         if known.all():
@@ -236,6 +279,10 @@ def _fit(
         )
         if h is not None and _sane(h, grid, pts, pitch):
             return np.asarray(h, np.float64)
+    if n >= settings.min_homography_tiles and (span_r == 0) != (span_c == 0):
+        h = _line_fit(grid, pts, along=0 if span_r == 0 else 1)
+        if h is not None and _sane(h, grid, pts, pitch):
+            return h
     a, _ = cv2.estimateAffinePartial2D(
         grid.reshape(-1, 1, 2), pts.reshape(-1, 1, 2), method=cv2.LMEDS
     )
@@ -245,6 +292,35 @@ def _fit(
         origin = pts.mean(axis=0) - sim[:2, :2] @ mean_g
         return _similarity(pitch, theta, origin)
     return np.vstack([a, [0.0, 0.0, 1.0]])
+
+
+def _line_fit(
+    grid: NDArray[np.float64], pts: NDArray[np.float64], along: int
+) -> NDArray[np.float64] | None:
+    """Homography of tiles in one line (grid axis ``along``: 0 = columns, 1 = rows).
+
+    Seen obliquely, the tiles of a line shrink towards its far end: the image of cell ``t``
+    is ``(o + a t) / (1 + c t)``, a one-dimensional perspective, which a similarity (one
+    pitch all along) cannot follow over a long line. ``o``, ``a`` and ``c`` are fitted by
+    least squares; across the line the cells step perpendicular to ``a`` by as much.
+    None when the fit folds (``1 + c t`` not positive over the line).
+    """
+    t = grid[:, along]
+    x, y = pts[:, 0], pts[:, 1]
+    one, nil = np.ones_like(t), np.zeros_like(t)
+    m = np.r_[np.c_[one, nil, t, nil, -t * x], np.c_[nil, one, nil, t, -t * y]]
+    z, *_ = np.linalg.lstsq(m, np.r_[x, y], rcond=None)
+    ox, oy, ax, ay, c = z
+    if np.any(1.0 + c * t <= 0.5):
+        return None
+    other = grid[0, 1 - along]  # the line's fixed row (or column)
+    if along == 0:  # +row is +col turned by +90 degrees
+        nx, ny = -ay, ax
+        h = np.array([[ax, nx, ox - nx * other], [ay, ny, oy - ny * other], [c, 0.0, 1.0]])
+    else:  # +col is +row turned by -90 degrees
+        nx, ny = ay, -ax
+        h = np.array([[nx, ax, ox - nx * other], [ny, ay, oy - ny * other], [0.0, c, 1.0]])
+    return h
 
 
 def _sane(
