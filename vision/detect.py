@@ -242,6 +242,13 @@ class DetectorSettings:
             Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
             combined distance is not a tile (a cloth pattern, a reflection).
+        shape_distance_per_blur: the bound grows by this times the symbol's measured edge
+            blur (sigma over the tile side): blur moves a half-height outline away from any
+            prototype - the sRGB-encoded half height lies at about a third of the light's
+            mix, so a blurred star4's concave flanks fill - by more than the prototypes'
+            blur levels follow (a star4 at blur 0.09 reads 0.30-0.36 from every prototype).
+            0.5 on the hard benchmark's legal boards: recall 97.65 -> 97.98 %, precision
+            99.73 -> 99.64 %; held-out seed 99: 96.11 -> 96.52 %, 99.67 -> 99.58 %.
         max_colour_distance: a symbol whose colour is farther than this (weighted CIE76
             Delta E, :class:`vision.colour.ColourReading` ``distances``) from every palette
             paint after white balance and scene adaptation is not a tile. Read symbols lie
@@ -325,6 +332,7 @@ class DetectorSettings:
     symbol_core_score: float = 0.9
     min_core_px: int = 12
     max_shape_distance: float = 0.3
+    shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 50.0
     colour: ColourSettings = field(default_factory=ColourSettings)
     shape: ShapeSettings = field(default_factory=ShapeSettings)
@@ -1540,7 +1548,7 @@ def _grow_on_lattice(
         env_at = env[ys, xs].astype(np.float64)
         ok = (
             reads.ok
-            & (d.min(axis=1) <= s.max_shape_distance)
+            & (d.min(axis=1) <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur)
             # after re-centring, the symbol sits at the patch's centre (half the bound:
             # a read that still drifts is a pattern, not a printed symbol)
             & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
@@ -2055,7 +2063,9 @@ def _assemble(
             outline_shape[todo] = np.argmin(d, axis=1)
         assert reads is not None
         prev_corners = corners_all
-        valid = reads.ok & (shape_dist <= s.max_shape_distance)
+        valid = reads.ok & (
+            shape_dist <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur
+        )
         valid &= residual <= s.lattice.max_cell_residual
         # the size check trusts the pitch, which is only trusted after a refit on tiles
         lone_board = use.sum() <= 1

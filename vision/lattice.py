@@ -52,6 +52,10 @@ class LatticeSettings:
             arm cuts off, a line that does not meet the others) of at least this many linked
             tiles is placed whole, at one offset, when the first cluster fixes a homography;
             smaller ones (strays, single tiles) are placed tile by tile through the fit.
+        max_cluster_bend: such a cluster is placed whole only when the fit with it keeps
+            90 % of the tiles placed before within this many pitches of their cells (a part
+            of the same board lies on the same homography; a tablecloth's tile-sized checks,
+            on a grid of their own, bend it away; the 10 % allow for strays among them).
     """
 
     grow_radius: float = 1.6
@@ -60,6 +64,7 @@ class LatticeSettings:
     ransac_px: float = 0.3
     min_homography_tiles: int = 6
     min_cluster_tiles: int = 3
+    max_cluster_bend: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -229,8 +234,19 @@ def fit_lattice(
             loose[m] = True
             continue
         cells[m] += np.round(np.median(g[m] - cells[m], axis=0)).astype(np.int64)
+        # a part of the same board lies on the same homography: the tiles placed so far
+        # stay on their cells when it joins the fit. A cluster that bends the fit away from
+        # them (the checks of a tablecloth, on a grid of their own) is not placed whole
+        both = known.copy()
+        both[m] = True
+        h_both = _fit(pts[both], cells[both], pitch0, theta, settings)
+        g_old = _apply(np.linalg.inv(h_both), pts[known])[:, ::-1]
+        moved = np.hypot(*(g_old - cells[known]).T)
+        if float(np.percentile(moved, 90)) > settings.max_cluster_bend:
+            loose[m] = True
+            continue
         known[m] = True
-        h = _fit(pts[known], cells[known], pitch0, theta, settings)
+        h = h_both
     # place the other clusters through the fit, grow again from them, and refit
     for _ in range(3):
         if known.all():
