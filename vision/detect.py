@@ -2269,7 +2269,8 @@ def _draw_glyph(
 def draw_overlay(image_bgr: NDArray[np.uint8], observation: Observation) -> NDArray[np.uint8]:
     """An annotated copy of the image for people to check the reading at a glance.
 
-    Per tile: its outline (green, or orange when its confidence is below 0.6), its cell
+    Per tile: its outline (green, orange when its confidence is below 0.6, cyan when the
+    rules settled a reading the camera was unsure of: ``Observation.rule_changes``), its cell
     ``row,col`` on a small dark tag at the tile's top edge, and its reading at the bottom
     edge - colour letter and a glyph of the shape filled with that colour - so the printed
     symbol in the middle stays visible next to what was read. Unseen cells are crossed in
@@ -2289,9 +2290,12 @@ def draw_overlay(image_bgr: NDArray[np.uint8], observation: Observation) -> NDAr
     font = cv2.FONT_HERSHEY_SIMPLEX
     font_scale = max(0.28, min(0.9, pitch / 140.0))
     thick = max(1, round(pitch / 70))
+    settled = {p for p, _, _ in observation.rule_changes}
     for t in observation.tiles:
         pts = np.round(np.array(t.corners_xy)).astype(np.int32)
         col = (60, 200, 60) if t.confidence >= 0.6 else (0, 140, 255)
+        if t.pos in settled:
+            col = (255, 220, 0)
         cv2.polylines(out, [pts], True, col, thick, cv2.LINE_AA)
         cx, cy = t.center_xy
         # reading: colour letter + glyph in that colour, on a white tag at the bottom edge

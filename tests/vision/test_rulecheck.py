@@ -203,3 +203,11 @@ def test_detect_lets_the_rules_settle_a_blurred_legal_board() -> None:
     by_pos = {t.pos: t for t in with_rules.tiles}
     for pos, was, now in with_rules.rule_changes:
         assert by_pos[pos].tile == now and was in by_pos[pos].readings
+    # the overlay outlines settled tiles in cyan (BGR 255, 220, 0), the others not
+    from vision.detect import draw_overlay
+
+    overlay = draw_overlay(r.image_bgr, with_rules)
+    cyan = (overlay[:, :, 0] > 230) & (overlay[:, :, 1] > 190) & (overlay[:, :, 2] < 40)
+    plain = draw_overlay(r.image_bgr, camera)
+    cyan_plain = (plain[:, :, 0] > 230) & (plain[:, :, 1] > 190) & (plain[:, :, 2] < 40)
+    assert cyan.sum() > 20 * len(with_rules.rule_changes) and cyan_plain.sum() < cyan.sum() / 10
