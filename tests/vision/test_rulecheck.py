@@ -178,19 +178,19 @@ def test_legal_board_rejects_impossible_sizes() -> None:
 
 
 def test_detect_lets_the_rules_settle_a_blurred_legal_board() -> None:
-    """A hard rendered scene of a legal board (bench_vision's hard conditions, seed 2026/25):
-    dim cloth, blur and JPEG make the camera unsure of several symbols; the rules fix them."""
+    """A hard rendered scene of a legal board (bench_vision's hard conditions, seed 2026/41):
+    a white table, glare and blur make the camera unsure of some symbols; the rules fix them."""
     from dataclasses import replace
 
     from vision.detect import DetectorSettings, detect
     from vision.evaluate import score_detection
     from vision.render import Conditions, render
 
-    rng = np.random.default_rng([2026, 25])
+    rng = np.random.default_rng([2026, 41])
     cond = Conditions.sample(rng, "hard")
     board = legal_board(rng, int(rng.integers(6, 81)))
     sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
-    r = render(board, cond, seed=2026 * 1000 + 25, size=sizes[int(rng.integers(len(sizes)))])
+    r = render(board, cond, seed=2026 * 1000 + 41, size=sizes[int(rng.integers(len(sizes)))])
     with_rules = detect(r.image_bgr)
     camera = detect(r.image_bgr, settings=replace(DetectorSettings(), rule_check=None))
     assert camera.rule_changes == ()
