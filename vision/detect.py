@@ -1548,7 +1548,9 @@ def _grow_on_lattice(
                 reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
                 reads.body_rgb[cand],
                 reads.symbol_rgb[cand],
-                None if reads.mix is None else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
+                None
+                if reads.mix is None
+                else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
             )
         xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
         ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -713,9 +714,9 @@ def _srgb_lut() -> NDArray[np.float32]:
 
 
 def linear_light_mix(
-    planes: NDArray[np.uint8],
-    body_rgb: NDArray[np.float64],
-    symbol_rgb: NDArray[np.float64],
+    planes: NDArray[Any],
+    body_rgb: NDArray[np.floating[Any]],
+    symbol_rgb: NDArray[np.floating[Any]],
 ) -> NDArray[np.float32]:
     """The share of symbol light at each pixel, from the pixels' own colours, ``(N, P)``.
 
@@ -1087,11 +1088,14 @@ def classify_profiles(
                 if settings.notch_smooth > 0:
                     # the stacked patches are 0 in their margins (``template_inset``),
                     # wide enough that the smoothing does not carry across patches
-                    sm = cv2.GaussianBlur(
-                        np.ascontiguousarray(grey, np.float32).reshape(-1, p),
-                        (0, 0),
-                        settings.notch_smooth * p,
-                        borderType=cv2.BORDER_CONSTANT,
+                    sm: NDArray[np.float32] = np.asarray(
+                        cv2.GaussianBlur(
+                            np.ascontiguousarray(grey, np.float32).reshape(-1, p),
+                            (0, 0),
+                            settings.notch_smooth * p,
+                            borderType=cv2.BORDER_CONSTANT,
+                        ),
+                        np.float32,
                     ).reshape(grey.shape)
                     nprof, nblur = integrated_profiles(sm, settings.bins), edge_blur(sm)
                 dn = notch_distances(nprof, p, nblur, settings)
