@@ -140,7 +140,8 @@ class ShapeSettings:
             points read as filled in (a clover drifts towards a diamond, a star8 towards a
             circle). On held-out renders (seeds 7 and 11, not the benchmark's) the template
             correlation alone told blurred clovers from diamonds in 79 % of tiles instead of
-            69-72 %.
+            69-72 %. Where the detector passes the patch's own share of light
+            (:func:`linear_light_mix`, projected in linear RGB), that is read instead.
         notch_weight: weight of :func:`notch_distances` (the signed 8th harmonic of the
             integrated radial profile in the frame of the symbol's own 4-fold axes, in units
             of the mean radius), added in quadrature for the confidences. The scale is the
