@@ -52,6 +52,7 @@ from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
     classify_profiles,
+    linear_light_mix,
     prototype_areas,
     prototype_perimeters,
     radial_profiles,
@@ -729,6 +730,7 @@ class _Reads:
     centroid: NDArray[np.float64]  # (N, 2) symbol centroid - patch centre, tile sides (u, w)
     patches: NDArray[np.uint8] | None = None  # (N, p, p, 3) BGR when debugging
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
+    mix: NDArray[np.float32] | None = None  # (N, p * p) share of symbol light (linear RGB)
 
     def take(self, idx: NDArray[np.int64]) -> _Reads:
         """The readings of tiles ``idx``."""
@@ -747,6 +749,7 @@ class _Reads:
             self.centroid[idx],
             None if self.patches is None else self.patches[idx],
             None if self.masks is None else self.masks[idx],
+            None if self.mix is None else self.mix[idx],
         )
 
     def concat(self, other: _Reads) -> _Reads:
@@ -774,6 +777,7 @@ class _Reads:
             "centroid",
             "patches",
             "masks",
+            "mix",
         ):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine is not None and theirs is not None:
@@ -967,6 +971,8 @@ def _read_patches(
         centroid=centroid,
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
+        # blur mixes light: the grey shape terms read the mix in linear RGB
+        mix=linear_light_mix(planes, body_c, sym_bgr) * geo.inner_flat[None, :],
     )
 
 
@@ -1542,6 +1548,9 @@ def _grow_on_lattice(
                 reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
                 reads.body_rgb[cand],
                 reads.symbol_rgb[cand],
+                None
+                if reads.mix is None
+                else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
             )
         xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
         ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
@@ -2053,6 +2062,7 @@ def _assemble(
                 new.score.reshape(len(todo), s.patch_px, s.patch_px),
                 new.body_rgb,
                 new.symbol_rgb,
+                None if new.mix is None else new.mix.reshape(len(todo), s.patch_px, s.patch_px),
             )
             if reads is None:
                 reads = new

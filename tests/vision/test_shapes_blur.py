@@ -21,6 +21,7 @@ from vision.shapes import (
     classify_profiles,
     edge_blur,
     integrated_profiles,
+    linear_light_mix,
     linear_light_scores,
     notch_distances,
     notch_harmonic,
@@ -145,6 +146,37 @@ def test_linear_light_scores_recover_the_mix_of_light(body: tuple, symbol: tuple
     if np.abs(np.subtract(symbol, body)).max() > 150:  # strong contrast: sRGB bends a lot
         assert err_srgb.max() > 0.15, err_srgb.max()
         assert np.mean(err_lin) < 0.3 * np.mean(err_srgb)
+
+
+@pytest.mark.parametrize(("body", "symbol"), COLOURS)
+def test_linear_light_mix_recovers_the_mix_of_light_from_the_pixels(
+    body: tuple, symbol: tuple
+) -> None:
+    """The mix read from each pixel's own colour (linear RGB projected on the body -> symbol
+    difference) is the blurred share of symbol light to within the sensor noise, and at least
+    as close to it as the sRGB score re-mapped by ``linear_light_scores``."""
+    img, _, truth = _tile(Shape.CLOVER, 0.06, body, symbol, seed=3)
+    planes = np.ascontiguousarray(img.astype(np.uint8).reshape(P * P, 3).T)[None]
+    mix = linear_light_mix(planes, np.array([body], float), np.array([symbol], float))
+    mix = mix.reshape(P, P)
+    remapped = linear_light_scores(
+        _score(img, body, symbol)[None], np.array([body]), np.array([symbol])
+    )[0]
+    k = round(INSET * P)
+    inner = (slice(k, P - k), slice(k, P - k))
+    err = np.abs(mix[inner] - truth[inner])
+    noise = 2.0 / float(np.linalg.norm(np.subtract(symbol, body)))
+    assert np.median(err) < 0.005 + noise, (np.median(err), noise)
+    assert np.percentile(err, 99) < 0.02 + 4 * noise, (np.percentile(err, 99), noise)
+    assert np.mean(err) <= np.mean(np.abs(remapped[inner] - truth[inner])) + 1e-3
+    assert mix.dtype == np.float32 and mix.min() >= 0.0 and mix.max() <= 1.0
+
+
+def test_linear_light_mix_of_a_tile_without_contrast_and_empty_input() -> None:
+    same = np.array([[120.0, 80.0, 60.0]])
+    planes = np.full((1, 3, P * P), 120, np.uint8)
+    assert np.all(linear_light_mix(planes, same, same) == 0.0)
+    assert linear_light_mix(planes[:0], same[:0], same[:0]).shape == (0, P * P)
 
 
 def test_linear_light_scores_keep_a_tile_without_contrast_and_empty_input() -> None:
