@@ -860,28 +860,30 @@ def _read_patches(
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
     planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
     planes = np.ascontiguousarray(planes.transpose(0, 2, 1))
-    body_c = _median_u8(planes[:, :, geo.body_idx]).astype(np.float32)  # (n, 3)
+    margin = planes[:, :, geo.body_idx]  # (n, 3, R)
+    body_c = _median_u8(margin).astype(np.float32)  # (n, 3)
     # (float32 copies of the gathered pixels only; the sums are of small integers, exact)
     sym_c = planes[:, :, geo.centre_idx].mean(axis=2, dtype=np.float32)
     d = sym_c - body_c
     dd = (d * d).sum(axis=1)
-    ring = planes[:, :, geo.body_idx].astype(np.float32)
-    ring -= body_c[:, :, None]  # (n, 3, R)
-    dev = np.sqrt((ring * ring).sum(axis=1))  # (n, R)
-    tol = np.maximum(s.body_tolerance * np.sqrt(dd), s.body_noise_factor * np.median(dev, axis=1))
+    # the margin's uniformity only where symbol and body differ enough to be read at all
+    # (most free cells that growth looks at show table: nothing to segment)
+    ok = dd >= s.min_symbol_contrast**2
+    con = np.nonzero(ok)[0]
+    margin_c, body_cc, dd_c = margin[con], body_c[con], dd[con]
+    ring = margin_c.astype(np.float32)
+    ring -= body_cc[:, :, None]  # (m, 3, R)
+    dev = np.sqrt((ring * ring).sum(axis=1))  # (m, R)
+    tol = np.maximum(s.body_tolerance * np.sqrt(dd_c), s.body_noise_factor * np.median(dev, axis=1))
     uniform = (dev <= tol[:, None]).mean(axis=1)
     # black paint on all four sides: the margin of each side on its own lies near the body
     # colour (an empty cell walled in by tiles on three sides has table on the fourth)
-    side_dev = np.zeros(n)
+    side_dev = np.zeros(len(con))
     for k in range(4):
-        sk = _median_u8(planes[:, :, geo.body_idx[geo.side_of_body == k]]).astype(np.float32)
-        side_dev = np.maximum(side_dev, np.sqrt(((sk - body_c) ** 2).sum(axis=1)))
-    side_dev = side_dev / np.maximum(np.sqrt(dd), 1e-6)
-    ok = (
-        (dd >= s.min_symbol_contrast**2)
-        & (uniform >= s.min_body_uniform)
-        & (side_dev <= s.max_side_deviation)
-    )
+        sk = _median_u8(margin_c[:, :, geo.side_of_body == k]).astype(np.float32)
+        side_dev = np.maximum(side_dev, np.sqrt(((sk - body_cc) ** 2).sum(axis=1)))
+    side_dev = side_dev / np.maximum(np.sqrt(dd_c), 1e-6)
+    ok[con] = (uniform >= s.min_body_uniform) & (side_dev <= s.max_side_deviation)
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
     bv = body_c.max(axis=1).astype(np.float64)
