@@ -805,6 +805,7 @@ def _read_patches(
     keep: bool,
     *,
     first_look: bool = False,
+    only: NDArray[np.int64] | None = None,
 ) -> _Reads:
     """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
 
@@ -827,9 +828,12 @@ def _read_patches(
             first look at free cells): the symbol is searched for only in the patches whose
             margin passed, and its shape, colour, sharpness and blur are not measured (zeros).
             ``ok`` and ``centroid`` are the same as in a full reading.
+        only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
+            resampled only as their neighbours in the stack, which the smoothing and the
+            Laplacian reach across, so each reads as in a reading of all N.
 
     Returns:
-        :class:`_Reads` over the N tiles.
+        :class:`_Reads` over the N tiles (the M of ``only``).
     """
     p = s.patch_px
     n = len(corners_xy)
@@ -859,6 +863,9 @@ def _read_patches(
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
     planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
+    stack = mosaic
+    if only is not None:
+        n, planes, mosaic = len(only), planes[only], mosaic.reshape(-1, pp, 3)[only]
     planes = np.ascontiguousarray(planes.transpose(0, 2, 1))
     margin = planes[:, :, geo.body_idx]  # (n, 3, R)
     body_c = _median_u8(margin).astype(np.float32)  # (n, 3)
@@ -930,8 +937,8 @@ def _read_patches(
         np.matmul(inner_sym.astype(np.float32)[:, None, :], raw)[:, 0, :].astype(np.float64)
         / np.maximum(n_inner, 1)[:, None]
     )
-    lap = cv2.Laplacian(mosaic[:, :, 1], cv2.CV_32F).reshape(n, pp)
-    sharp = lap.var(axis=1).astype(np.float64)
+    lap = cv2.Laplacian(stack[:, :, 1], cv2.CV_32F).reshape(-1, pp)
+    sharp = (lap if only is None else lap[only]).var(axis=1).astype(np.float64)
     return _Reads(
         ok=ok,
         profile=prof,
@@ -1492,7 +1499,7 @@ def _grow_on_lattice(
         if not len(sub):
             break
         ext = np.unique(np.clip(np.concatenate([sub - 1, sub, sub + 1]), 0, n - 1))
-        reads = _read_patches(image_bgr, corners[ext], s, keep).take(np.searchsorted(ext, sub))
+        reads = _read_patches(image_bgr, corners[ext], s, keep, only=np.searchsorted(ext, sub))
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
         # shapes only where the second reading has a symbol too (tile by tile; a cell
