@@ -1503,20 +1503,28 @@ def _grow_on_lattice(
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
         # shapes only where the second reading has a symbol too (tile by tile; a cell
-        # without one cannot pass below: d = inf)
+        # without one cannot pass below: d = inf). The outline's distances come first
+        # (classify_profiles returns them whatever else it weighs); the confidences, which
+        # weigh the costlier grey terms, only where the outline can pass
         d = np.full((n, len(SHAPE_ORDER)), np.inf)
         pr = np.zeros((n, len(SHAPE_ORDER)))
         cand = np.nonzero(reads.ok)[0]
         if len(cand):
-            d[cand], pr[cand] = classify_profiles(
-                reads.profile[cand],
-                reads.solidity[cand],
-                s.shape,
-                reads.blur[cand],
-                reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
-                reads.body_rgb[cand],
-                reads.symbol_rgb[cand],
-            )
+            d[cand] = classify_profiles(
+                reads.profile[cand], reads.solidity[cand], s.shape, reads.blur[cand]
+            )[0]
+        cand = np.nonzero(d.min(axis=1) <= s.max_shape_distance)[0]
+        if not len(cand):
+            break
+        _, pr[cand] = classify_profiles(
+            reads.profile[cand],
+            reads.solidity[cand],
+            s.shape,
+            reads.blur[cand],
+            reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
+            reads.body_rgb[cand],
+            reads.symbol_rgb[cand],
+        )
         xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
         ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
         env_at = env[ys, xs].astype(np.float64)
