@@ -881,7 +881,7 @@ def _read_patches(
     ring = margin_c.astype(np.float32)
     ring -= body_cc[:, :, None]  # (m, 3, R)
     dev = np.sqrt((ring * ring).sum(axis=1))  # (m, R)
-    tol = np.maximum(s.body_tolerance * np.sqrt(dd_c), s.body_noise_factor * np.median(dev, axis=1))
+    tol = np.maximum(s.body_tolerance * np.sqrt(dd_c), s.body_noise_factor * _median_f32(dev))
     uniform = (dev <= tol[:, None]).mean(axis=1)
     # black paint on all four sides: the margin of each side on its own lies near the body
     # colour (an empty cell walled in by tiles on three sides has table on the fourth)
@@ -1052,6 +1052,17 @@ def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
     out: NDArray[np.float64] = (
         srt[..., (r - 1) // 2].astype(np.float64) + srt[..., r // 2].astype(np.float64)
     ) / 2.0
+    return out
+
+
+def _median_f32(a: NDArray[np.float32]) -> NDArray[np.float32]:
+    """``np.median(a, axis=-1)`` of float32 rows, bit for bit (the two middle values' float32
+    mean), by a full sort: numpy's vectorised sort of a few hundred floats per row takes
+    about 0.4 of the partition ``np.median`` runs (measured on 104 x 640). ``a`` is
+    ``(..., R)`` with ``R > 0``; the result ``a.shape[:-1]`` float32."""
+    r = a.shape[-1]
+    srt = np.sort(a, axis=-1)
+    out: NDArray[np.float32] = (srt[..., (r - 1) // 2] + srt[..., r // 2]) / np.float32(2.0)
     return out
 
 
