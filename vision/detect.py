@@ -878,9 +878,12 @@ def _read_patches(
     ok = dd >= s.min_symbol_contrast**2
     con = np.nonzero(ok)[0]
     margin_c, body_cc, dd_c = margin[con], body_c[con], dd[con]
-    ring = margin_c.astype(np.float32)
-    ring -= body_cc[:, :, None]  # (m, 3, R)
-    dev = np.sqrt((ring * ring).sum(axis=1))  # (m, R)
+    ring = np.subtract(
+        margin_c, body_cc[:, :, None], out=scratch("patches.ring", margin_c.shape, np.float32)
+    )  # (m, 3, R)
+    ring *= ring
+    dev = np.add.reduce(ring, axis=1, out=scratch("patches.dev", ring.shape[::2], np.float32))
+    dev = np.sqrt(dev, out=dev)  # (m, R)
     tol = np.maximum(s.body_tolerance * np.sqrt(dd_c), s.body_noise_factor * _median_f32(dev))
     uniform = (dev <= tol[:, None]).mean(axis=1)
     # black paint on all four sides: the margin of each side on its own lies near the body
@@ -897,7 +900,16 @@ def _read_patches(
     if first_look:  # the symbol only where the margin passed (a blob never leaves its patch)
         sel = np.nonzero(ok)[0]
         ok_sel, _, _, _, _, centroid_sel = _symbols(
-            _projection(planes[sel], dn[sel], body_c[sel]), ok[sel], geo, s, shapes=False
+            _projection(
+                planes[sel],
+                dn[sel],
+                body_c[sel],
+                scratch("patches.score", (len(sel), pp), np.float32),
+            ),
+            ok[sel],
+            geo,
+            s,
+            shapes=False,
         )
         ok_out = np.zeros(n, bool)
         ok_out[sel] = ok_sel
@@ -917,7 +929,7 @@ def _read_patches(
             score=np.zeros((n, pp), np.float32),
             centroid=centroid,
         )
-    score = _projection(planes, dn, body_c)  # (n, p * p)
+    score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
     ok, sym8, prof, sol, area, centroid = _symbols(score, ok, geo, s, shapes=True)
     inner_sym = cv2.erode(sym8, np.ones((3, 3), np.uint8)).reshape(n, pp)
     if s.symbol_core_score > 0:
@@ -939,6 +951,7 @@ def _read_patches(
     )
     lap = cv2.Laplacian(stack[:, :, 1], cv2.CV_32F).reshape(-1, pp)
     sharp = (lap if only is None else lap[only]).var(axis=1).astype(np.float64)
+    blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
     return _Reads(
         ok=ok,
         profile=prof,
@@ -949,8 +962,8 @@ def _read_patches(
         body_v=bv,
         body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
         sharpness=sharp,
-        blur=_edge_blur(score.reshape(n, p, p), p),
-        score=np.clip(score, 0.0, 1.0) * geo.inner_flat[None, :],
+        blur=blur,
+        score=np.clip(score, 0.0, 1.0, out=score) * geo.inner_flat[None, :],
         centroid=centroid,
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
@@ -958,14 +971,19 @@ def _read_patches(
 
 
 def _projection(
-    planes: NDArray[np.uint8], dn: NDArray[np.float32], body_c: NDArray[np.float32]
+    planes: NDArray[np.uint8],
+    dn: NDArray[np.float32],
+    body_c: NDArray[np.float32],
+    out: NDArray[np.float32],
 ) -> NDArray[np.float32]:
     """Symbol score ``(x - b) . (f - b) / |f - b|^2`` of every pixel, ``(N, p * p)`` float32,
     from the smoothed channel planes ``(N, 3, p * p)``, ``dn = (f - b) / |f - b|^2`` and the
-    margin colour ``b`` (both ``(N, 3)``)."""
-    score: NDArray[np.float32] = planes[:, 0] * dn[:, 0:1]
-    score += planes[:, 1] * dn[:, 1:2]
-    score += planes[:, 2] * dn[:, 2:3]
+    margin colour ``b`` (both ``(N, 3)``), written into ``out`` (the caller's scratch buffer;
+    returned)."""
+    tmp = scratch("projection.tmp", out.shape, np.float32)
+    score = np.multiply(planes[:, 0], dn[:, 0:1], out=out)
+    score += np.multiply(planes[:, 1], dn[:, 1:2], out=tmp)
+    score += np.multiply(planes[:, 2], dn[:, 2:3], out=tmp)
     score -= ((body_c * dn).sum(axis=1))[:, None]
     return score
 

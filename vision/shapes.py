@@ -501,6 +501,16 @@ def _prototypes(
     )
 
 
+@lru_cache(maxsize=8)
+def _prototype_peakedness(
+    bins: int, blurs: tuple[float, ...], max_shift: int
+) -> NDArray[np.float64]:
+    """``(n_shapes, n_blurs)`` :func:`axis_peakedness` of the :func:`_prototypes` profiles."""
+    protos, _ = _prototypes(bins, blurs)
+    pk: NDArray[np.float64] = axis_peakedness(protos.reshape(-1, bins), max_shift)
+    return pk.reshape(protos.shape[0], protos.shape[1])
+
+
 @lru_cache(maxsize=4)
 def _template_bank(
     p: int,
@@ -981,8 +991,7 @@ def classify_profiles(
         np.maximum(sq[None] + own[:, None, None] - 2.0 * cross.max(axis=1), 0.0) / settings.bins
     )  # (N, 6, B)
     ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
-    pk_proto = axis_peakedness(protos.reshape(-1, settings.bins), settings.max_shift_bins)
-    pk_proto = pk_proto.reshape(protos.shape[0], protos.shape[1])
+    pk_proto = _prototype_peakedness(settings.bins, settings.proto_blur, settings.max_shift_bins)
     pk = axis_peakedness(profiles, settings.max_shift_bins)
     dk = (settings.peak_weight * (pk_proto[None] - pk[:, None, None])) ** 2
     dall = np.sqrt(dp + ds + dk)  # (N, 6, B)
