@@ -188,6 +188,7 @@ def fit_lattice(
         push_links(j)
 
     h = _fit(pts[known], cells[known], pitch0, theta, settings)
+    fitted = cells if known.all() else None  # the cells of every tile h was fitted to
     # place the other clusters through the fit, grow again from them, and refit
     for _ in range(3):
         if known.all():
@@ -196,10 +197,14 @@ def fit_lattice(
         cells = np.where(known[:, None], cells, np.round(g[:, ::-1]).astype(np.int64))
         known[:] = True
         h = _fit(pts, cells, pitch0, theta, settings)
+        fitted = cells
     g = _apply(np.linalg.inv(h), pts)
     cells = np.round(g[:, ::-1]).astype(np.int64)
-    h = _fit(pts, cells, pitch0, theta, settings)
-    g = _apply(np.linalg.inv(h), pts)
+    # refit to the cells the fit rounds to; the fit is deterministic, so when those are the
+    # cells it was fitted to it would return the same transform
+    if fitted is None or not np.array_equal(cells, fitted):
+        h = _fit(pts, cells, pitch0, theta, settings)
+        g = _apply(np.linalg.inv(h), pts)
     cells = np.round(g[:, ::-1]).astype(np.int64)
     resid = np.hypot(*(g[:, ::-1] - cells).T)
     off = cells.min(axis=0)
