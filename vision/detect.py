@@ -766,15 +766,18 @@ def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
     the 0..1 symbol score where it crosses the middle band.
     """
     n = len(score)
-    band = (score > 0.3) & (score < 0.7)
-    t, r, c = np.nonzero(band)  # the slope is needed only in the band
+    flat = score.reshape(-1)
+    # the slope is needed only in the band; its pixels by flat index (one gather per
+    # neighbour instead of three-index fancy indexing: half the cost)
+    f = np.flatnonzero((flat > 0.3) & (flat < 0.7))
+    t, rc = np.divmod(f, p * p)
+    r, c = np.divmod(rc, p)
     cnt = np.bincount(t, minlength=n)
     # central differences inside the patch, one-sided on its border (as numpy.gradient)
-    last = score.shape[1] - 1
-    r0, r1 = np.maximum(r - 1, 0), np.minimum(r + 1, last)
-    c0, c1 = np.maximum(c - 1, 0), np.minimum(c + 1, last)
-    gy = (score[t, r1, c] - score[t, r0, c]) / (r1 - r0)
-    gx = (score[t, r, c1] - score[t, r, c0]) / (c1 - c0)
+    up, down = np.where(r > 0, p, 0), np.where(r < p - 1, p, 0)
+    left, right = np.where(c > 0, 1, 0), np.where(c < p - 1, 1, 0)
+    gy = (flat[f + down] - flat[f - up]) / ((up + down) // p)
+    gx = (flat[f + right] - flat[f - left]) / (left + right)
     mean = np.bincount(t, weights=np.hypot(gx, gy), minlength=n) / np.maximum(cnt, 1)
     sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
     return np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
