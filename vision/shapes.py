@@ -424,9 +424,12 @@ def radial_profiles(
             borderValue=0,
         )
     th = np.arange(bins) * (2 * math.pi / bins)
-    # 1 + index of the outermost sample inside (0: none), in one pass over the samples
-    rank = np.arange(1, n_r + 1, dtype=np.uint8 if n_r < 256 else np.uint16)
-    reach = np.where(vals >= 128, rank, rank.dtype.type(0)).max(axis=2)
+    # 1 + index of the outermost sample inside (0: none): the first one inside from the far
+    # end of each ray (argmax of booleans, a third of the cost of a ranked maximum)
+    inside = vals[..., ::-1] >= 128
+    out_end = inside.argmax(axis=2)
+    hit = np.take_along_axis(inside, out_end[..., None], axis=2)[..., 0]
+    reach = np.where(hit, n_r - out_end, 0)
     any_in = reach > 0
     prof = reach * step
     for i in np.nonzero(ok & ~any_in.all(axis=1))[0]:  # rare: fill gaps circularly
