@@ -870,7 +870,9 @@ def _read_patches(
     if only is not None:
         n, planes, mosaic = len(only), planes[only], mosaic.reshape(-1, pp, 3)[only]
     planes = np.ascontiguousarray(planes.transpose(0, 2, 1))
-    margin = planes[:, :, geo.body_idx]  # (n, 3, R)
+    # (np.take keeps the gathered pixels C-contiguous; fancy indexing of the last axis
+    # leaves them strided, which costs every step below twice or more)
+    margin = np.take(planes, geo.body_idx, axis=2)  # (n, 3, R)
     body_c = _median_u8(margin).astype(np.float32)  # (n, 3)
     # (float32 copies of the gathered pixels only; the sums are of small integers, exact)
     sym_c = planes[:, :, geo.centre_idx].mean(axis=2, dtype=np.float32)
@@ -893,7 +895,7 @@ def _read_patches(
     # colour (an empty cell walled in by tiles on three sides has table on the fourth)
     side_dev = np.zeros(len(con))
     for k in range(4):
-        sk = _median_u8(margin_c[:, :, geo.side_of_body == k]).astype(np.float32)
+        sk = _median_u8(np.take(margin_c, geo.side_idx[k], axis=2)).astype(np.float32)
         side_dev = np.maximum(side_dev, np.sqrt(((sk - body_cc) ** 2).sum(axis=1)))
     side_dev = side_dev / np.maximum(np.sqrt(dd_c), 1e-6)
     ok[con] = (uniform >= s.min_body_uniform) & (side_dev <= s.max_side_deviation)
@@ -1032,9 +1034,10 @@ def _symbols(
         order = np.lexsort((sc, tile))
         last = np.r_[tile[order][1:] != tile[order][:-1], True]
         best_lab[tile[order][last]] = order[last] + 1
-    lut = np.zeros(n_lab, np.uint8)
-    lut[best_lab[best_lab > 0]] = 1
-    sym8: NDArray[np.uint8] = lut[lab]  # (n*p, p) 0/1
+    # each patch's own best blob (no label is -1: none where it has no blob; a blob never
+    # leaves its patch)
+    own = np.where(best_lab > 0, best_lab, -1)[:, None]
+    sym8: NDArray[np.uint8] = (lab.reshape(n, p * p) == own).view(np.uint8).reshape(n * p, p)
     ok &= best_lab > 0
     sym3 = sym8.reshape(n, p, p).view(np.bool_)
     # radial profiles of the patches that have a symbol blob (tile by tile; an empty mask
@@ -1090,7 +1093,8 @@ def _median_f32(a: NDArray[np.float32]) -> NDArray[np.float32]:
 @dataclass(frozen=True)
 class _PatchGeometry:
     body_idx: NDArray[np.int64]  # flat indices of the margin ring
-    side_of_body: NDArray[np.int64]  # (R,) which side (0 top, 1 right, 2 bottom, 3 left)
+    side_idx: tuple[NDArray[np.int64], ...]  # margin positions of each side (top, right,
+    # bottom, left)
     centre_idx: NDArray[np.int64]  # flat indices of the centre disc
     inner_flat: NDArray[np.bool_]  # (p * p,) region searched for the symbol
 
@@ -1115,7 +1119,7 @@ def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
         body_idx = np.flatnonzero(body)
         g = _PatchGeometry(
             body_idx,
-            side[body_idx].astype(np.int64),
+            tuple(np.flatnonzero(side[body_idx] == k) for k in range(4)),
             np.flatnonzero(centre),
             inner.reshape(-1).copy(),
         )
