@@ -354,8 +354,12 @@ def _work_image(
         small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
     else:
         small = image_bgr
-    b, g, r = cv2.split(small)
-    return small, cv2.max(cv2.max(b, g), r)
+    # the channels and their pairwise maximum in this thread's scratch buffers
+    shp = small.shape[:2]
+    b, g, r = (
+        cv2.extractChannel(small, k, dst=scratch(f"work.{k}", shp, np.uint8)) for k in range(3)
+    )
+    return small, cv2.max(cv2.max(b, g, dst=scratch("work.max", shp, np.uint8)), r)
 
 
 def _body_gains(
@@ -430,11 +434,17 @@ def _neutral_mask(
     hi = cv2.max(cv2.max(chans[0], chans[1]), chans[2])
     lo = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
     chroma = cv2.subtract(hi, lo)
-    limit = np.maximum(
-        cv2.multiply(hi, 1.0, scale=s.neutral_ratio, dtype=cv2.CV_32F), s.neutral_min
+    # the box-sized temporaries in this thread's scratch buffers (see vision.scratch)
+    limit = cv2.multiply(
+        hi,
+        1.0,
+        dst=scratch("neutral.limit", hi.shape, np.float32),
+        scale=s.neutral_ratio,
+        dtype=cv2.CV_32F,
     )
-    mask = (chroma.astype(np.float32) < limit).astype(np.uint8) * 255
-    return mask, chroma
+    np.maximum(limit, s.neutral_min, out=limit)
+    below = np.less(chroma, limit, out=scratch("neutral.below", hi.shape, np.bool_))
+    return below.view(np.uint8) * np.uint8(255), chroma
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
@@ -847,29 +857,28 @@ def _read_patches(
     mx = single_thread_matmul(c[:, :, 0], wts).reshape(n * p, p)
     my = single_thread_matmul(c[:, :, 1], wts).reshape(n * p, p)
     rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
-    mosaic = (
-        np.concatenate(
-            [
-                cv2.remap(
-                    image_bgr,
-                    mx[a : a + rows],
-                    my[a : a + rows],
-                    cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE,
-                )
-                for a in range(0, n * p, rows)
-            ]
+    # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
+    mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
+    for a in range(0, n * p, rows):
+        cv2.remap(
+            image_bgr,
+            mx[a : a + rows],
+            my[a : a + rows],
+            cv2.INTER_LINEAR,
+            dst=mosaic[a : a + rows],
+            borderMode=cv2.BORDER_REPLICATE,
         )
-        if n
-        else np.zeros((0, p, 3), np.uint8)
-    )
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
-    planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
+    planes = cv2.GaussianBlur(
+        mosaic, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", mosaic.shape, np.uint8)
+    ).reshape(n, pp, 3)
     stack = mosaic
     if only is not None:
         n, planes, mosaic = len(only), planes[only], mosaic.reshape(-1, pp, 3)[only]
-    planes = np.ascontiguousarray(planes.transpose(0, 2, 1))
+    planes_t = scratch("patches.planes", (n, 3, pp), np.uint8)
+    np.copyto(planes_t, planes.transpose(0, 2, 1))
+    planes = planes_t
     # (np.take keeps the gathered pixels C-contiguous; fancy indexing of the last axis
     # leaves them strided, which costs every step below twice or more)
     margin = np.take(planes, geo.body_idx, axis=2)  # (n, 3, R)
@@ -1721,9 +1730,13 @@ def detect(
             c_lift: list[_Candidate] = []
             if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
                 vb = cv2.medianBlur(v[y0:y1, x0:x1], 3)
-                lifted = (vb < s.dark_ratio_lifted * env[y0:y1, x0:x1]).view(np.uint8) * np.uint8(
-                    255
+                thr = np.multiply(
+                    env[y0:y1, x0:x1],
+                    s.dark_ratio_lifted,
+                    out=scratch("lifted.thr", vb.shape, np.float32),
                 )
+                below = np.less(vb, thr, out=scratch("lifted.below", vb.shape, np.bool_))
+                lifted = below.view(np.uint8) * np.uint8(255)
                 c_lift, _ = _symbol_candidates(
                     lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
                 )
