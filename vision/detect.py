@@ -46,7 +46,7 @@ from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
 from vision.colour import ColourSettings, classify_colours, linear_from_srgb
 from vision.lattice import LatticeFit, LatticeSettings, fit_lattice
 from vision.observation import Lattice, Observation, TileObservation
-from vision.scratch import scratch
+from vision.scratch import MAX_KEEP_BYTES, scratch
 from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
@@ -858,17 +858,42 @@ def _read_patches(
     mx = single_thread_matmul(c[:, :, 0], wts).reshape(n * p, p)
     my = single_thread_matmul(c[:, :, 1], wts).reshape(n * p, p)
     rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
+    # cv2.remap resamples 4-channel pixels about 2.5x faster than 3-channel ones, to the same
+    # values (104 patches: 0.51 vs 1.32 ms), so the region the patches read is converted to
+    # BGRA first (about 0.15 ms per megapixel) when it fits a kept scratch buffer (a larger
+    # one, e.g. a board in a 12 MP photo, would cost more in fresh pages than it saves). Its
+    # margin of 2 px holds every bilinear footprint; where it reaches the image's edge, the
+    # border is the image's own. The maps move by whole pixels, which float32 subtracts
+    # exactly (every sample is right of and below the region's corner, so the difference is
+    # a multiple of the sample's own ulp)
+    h_img, w_img = image_bgr.shape[:2]
+    x0 = max(0, math.floor(float(mx.min())) - 2) if n else 0
+    y0 = max(0, math.floor(float(my.min())) - 2) if n else 0
+    x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3)) if n else 1
+    y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3)) if n else 1
     # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
     mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
+    src, dst = image_bgr, mosaic
+    if (y1 - y0) * (x1 - x0) * 4 <= MAX_KEEP_BYTES:
+        src = cv2.cvtColor(
+            image_bgr[y0:y1, x0:x1],
+            cv2.COLOR_BGR2BGRA,
+            dst=scratch("patches.bgra", (y1 - y0, x1 - x0, 4), np.uint8),
+        )
+        dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
+        mx -= np.float32(x0)
+        my -= np.float32(y0)
     for a in range(0, n * p, rows):
         cv2.remap(
-            image_bgr,
+            src,
             mx[a : a + rows],
             my[a : a + rows],
             cv2.INTER_LINEAR,
-            dst=mosaic[a : a + rows],
+            dst=dst[a : a + rows],
             borderMode=cv2.BORDER_REPLICATE,
         )
+    if dst is not mosaic and n:
+        cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=mosaic)
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
     planes = cv2.GaussianBlur(
