@@ -867,10 +867,10 @@ def _read_patches(
     # exactly (every sample is right of and below the region's corner, so the difference is
     # a multiple of the sample's own ulp)
     h_img, w_img = image_bgr.shape[:2]
-    x0 = max(0, math.floor(float(mx.min())) - 2) if n else 0
-    y0 = max(0, math.floor(float(my.min())) - 2) if n else 0
-    x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3)) if n else 1
-    y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3)) if n else 1
+    x0 = max(0, math.floor(float(mx.min())) - 2)
+    y0 = max(0, math.floor(float(my.min())) - 2)
+    x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3))
+    y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3))
     # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
     mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
     src, dst = image_bgr, mosaic
@@ -892,7 +892,7 @@ def _read_patches(
             dst=dst[a : a + rows],
             borderMode=cv2.BORDER_REPLICATE,
         )
-    if dst is not mosaic and n:
+    if dst is not mosaic:
         cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=mosaic)
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
@@ -1128,8 +1128,8 @@ def _median_f32(a: NDArray[np.float32]) -> NDArray[np.float32]:
 @dataclass(frozen=True)
 class _PatchGeometry:
     body_idx: NDArray[np.int64]  # flat indices of the margin ring
-    side_idx: tuple[NDArray[np.int64], ...]  # margin positions of each side (top, right,
-    # bottom, left)
+    # margin positions (into body_idx) of each side: top, right, bottom, left
+    side_idx: tuple[NDArray[np.int64], ...]
     centre_idx: NDArray[np.int64]  # flat indices of the centre disc
     inner_flat: NDArray[np.bool_]  # (p * p,) region searched for the symbol
 
