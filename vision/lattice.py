@@ -132,7 +132,8 @@ def fit_lattice(
         raise ValueError("fit_lattice needs at least one centre")
     sides = np.asarray(tile_sides, np.float64)
     angles = np.asarray(tile_angles, np.float64)
-    d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    # (x and y differences apart: contiguous operands, half the cost of one (.., 2) array)
+    d = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1])
     np.fill_diagonal(d, np.inf)
 
     # local pitch per tile: nearest neighbour if it is about one tile away, else the tile side
@@ -247,6 +248,7 @@ def fit_lattice(
             continue
         known[m] = True
         h = h_both
+    fitted = cells.copy() if known.all() else None  # the cells of every tile h was fitted to
     # place the other clusters through the fit, grow again from them, and refit
     for _ in range(3):
         if known.all():
@@ -255,10 +257,14 @@ def fit_lattice(
         cells = np.where(known[:, None], cells, np.round(g[:, ::-1]).astype(np.int64))
         known[:] = True
         h = _fit(pts, cells, pitch0, theta, settings)
+        fitted = cells
     g = _apply(np.linalg.inv(h), pts)
     cells = np.round(g[:, ::-1]).astype(np.int64)
-    h = _fit(pts, cells, pitch0, theta, settings)
-    g = _apply(np.linalg.inv(h), pts)
+    # refit to the cells the fit rounds to; the fit is deterministic, so when those are the
+    # cells it was fitted to it would return the same transform
+    if fitted is None or not np.array_equal(cells, fitted):
+        h = _fit(pts, cells, pitch0, theta, settings)
+        g = _apply(np.linalg.inv(h), pts)
     cells = np.round(g[:, ::-1]).astype(np.int64)
     resid = np.hypot(*(g[:, ::-1] - cells).T)
     off = cells.min(axis=0)

@@ -443,9 +443,12 @@ def radial_profiles(
             borderValue=0,
         )
     th = np.arange(bins) * (2 * math.pi / bins)
-    # 1 + index of the outermost sample inside (0: none), in one pass over the samples
-    rank = np.arange(1, n_r + 1, dtype=np.uint8 if n_r < 256 else np.uint16)
-    reach = np.where(vals >= 128, rank, rank.dtype.type(0)).max(axis=2)
+    # 1 + index of the outermost sample inside (0: none): the first one inside from the far
+    # end of each ray (argmax of booleans, a third of the cost of a ranked maximum)
+    inside = vals[..., ::-1] >= 128
+    out_end = inside.argmax(axis=2)
+    hit = np.take_along_axis(inside, out_end[..., None], axis=2)[..., 0]
+    reach = np.where(hit, n_r - out_end, 0)
     any_in = reach > 0
     prof = reach * step
     for i in np.nonzero(ok & ~any_in.all(axis=1))[0]:  # rare: fill gaps circularly
@@ -518,6 +521,16 @@ def _prototypes(
     return prof.reshape(len(SHAPE_ORDER), len(blurs), bins), sol.reshape(
         len(SHAPE_ORDER), len(blurs)
     )
+
+
+@lru_cache(maxsize=8)
+def _prototype_peakedness(
+    bins: int, blurs: tuple[float, ...], max_shift: int
+) -> NDArray[np.float64]:
+    """``(n_shapes, n_blurs)`` :func:`axis_peakedness` of the :func:`_prototypes` profiles."""
+    protos, _ = _prototypes(bins, blurs)
+    pk: NDArray[np.float64] = axis_peakedness(protos.reshape(-1, bins), max_shift)
+    return pk.reshape(protos.shape[0], protos.shape[1])
 
 
 @lru_cache(maxsize=4)
@@ -1055,8 +1068,7 @@ def classify_profiles(
         np.maximum(sq[None] + own[:, None, None] - 2.0 * cross.max(axis=1), 0.0) / settings.bins
     )  # (N, 6, B)
     ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
-    pk_proto = axis_peakedness(protos.reshape(-1, settings.bins), settings.max_shift_bins)
-    pk_proto = pk_proto.reshape(protos.shape[0], protos.shape[1])
+    pk_proto = _prototype_peakedness(settings.bins, settings.proto_blur, settings.max_shift_bins)
     pk = axis_peakedness(profiles, settings.max_shift_bins)
     dk = (settings.peak_weight * (pk_proto[None] - pk[:, None, None])) ** 2
     dall = np.sqrt(dp + ds + dk)  # (N, 6, B)
