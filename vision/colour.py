@@ -87,6 +87,11 @@ class ColourSettings:
             38 / 33 / 17, legal boards 12 / 6 / 3, held-out seed 99 19 / 9 / 9.
         wb_min_symbols: with fewer symbols the palette fit cannot judge the light (any
             balance names two or three symbols well): the bodies' balance is used as is.
+        wb_good_fit: the strengths are tried in order and the search stops once the symbols
+            lie within this mean Delta E of their paints (the spread of one paint across a
+            board, ``sigma``): the balance already explains them. It saves the other four
+            adaptations on most frames (about 3 ms of a 1080p frame); the readings of the
+            cached hard scenes did not change for any value up to 15.
     """
 
     max_wb_gain: float = 3.0
@@ -98,6 +103,7 @@ class ColourSettings:
     sigma: float = 8.0
     wb_strengths: tuple[float, ...] = (1.0, 0.75, 0.5, 0.25, 0.0)
     wb_min_symbols: int = 6
+    wb_good_fit: float = 8.0
 
 
 def linear_from_srgb(srgb01: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -211,6 +217,8 @@ def classify_colours(
         fit = float(np.mean(d.min(axis=1)))
         if best is None or fit < best[0] - 1e-9:
             best = (fit, d, wb, gains)
+        if best[0] <= settings.wb_good_fit:
+            break
     assert best is not None
     _, d, wb, gains = best
     z = -0.5 * (d / settings.sigma) ** 2
