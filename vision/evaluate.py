@@ -19,6 +19,7 @@ Counts:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -164,6 +165,31 @@ def score_detection(
     return sc
 
 
+def _grow_lines(
+    rng: np.random.Generator,
+    cells: dict[Pos, Tile],
+    n_tiles: int,
+    place: Callable[[Pos], bool],
+    max_rounds: int,
+) -> None:
+    """Grow ``cells`` to ``n_tiles`` as lines of 1-5 new cells branching off earlier tiles.
+
+    ``place(p)`` puts a tile on the empty cell ``p`` (False: none fits, the line stops there).
+    """
+    rounds = 0
+    while len(cells) < n_tiles and rounds < max_rounds:
+        rounds += 1
+        start = list(cells)[int(rng.integers(len(cells)))]
+        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][int(rng.integers(4))]
+        p = start
+        for _ in range(int(rng.integers(1, 6))):
+            p = Pos(p.row + dr, p.col + dc)
+            if p in cells:
+                continue
+            if not place(p) or len(cells) >= n_tiles:
+                break
+
+
 def random_board(
     rng: np.random.Generator,
     n_tiles: int,
@@ -171,8 +197,10 @@ def random_board(
 ) -> Board:
     """A connected, Qwirkle-like layout of ``n_tiles`` random tiles (lines crossing lines).
 
-    Identities are random (the detector does not use the rules); positions grow as lines of
-    2-6 tiles branching off earlier tiles, leaving gaps as real boards do.
+    Identities are random, so most lines break the rules: the detector's rule check leaves
+    such a layout alone and it measures the camera's reading by itself (:func:`legal_board`
+    for real tables). Positions grow as lines of 2-6 tiles branching off earlier tiles,
+    leaving gaps as real boards do.
     """
     cells: dict[Pos, Tile] = {}
     shapes = list(Shape)
@@ -180,21 +208,12 @@ def random_board(
     def new_tile() -> Tile:
         return Tile(colors[int(rng.integers(len(colors)))], shapes[int(rng.integers(6))])
 
+    def place(p: Pos) -> bool:
+        cells[p] = new_tile()
+        return True
+
     cells[Pos(0, 0)] = new_tile()
-    guard = 0
-    while len(cells) < n_tiles and guard < 10000:
-        guard += 1
-        start = list(cells)[int(rng.integers(len(cells)))]
-        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][int(rng.integers(4))]
-        length = int(rng.integers(1, 6))
-        p = start
-        for _ in range(length):
-            p = Pos(p.row + dr, p.col + dc)
-            if p in cells:
-                continue
-            cells[p] = new_tile()
-            if len(cells) >= n_tiles:
-                break
+    _grow_lines(rng, cells, n_tiles, place, 10000)
     return Board(cells.items())
 
 
@@ -249,16 +268,5 @@ def legal_board(
         return False
 
     place(Pos(0, 0))
-    guard = 0
-    while len(cells) < n_tiles and guard < 20 * n_tiles + 200:
-        guard += 1
-        start = list(cells)[int(rng.integers(len(cells)))]
-        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][int(rng.integers(4))]
-        p = start
-        for _ in range(int(rng.integers(1, 6))):
-            p = Pos(p.row + dr, p.col + dc)
-            if p in cells:
-                continue
-            if not place(p) or len(cells) >= n_tiles:
-                break
+    _grow_lines(rng, cells, n_tiles, place, 20 * n_tiles + 200)
     return Board(cells.items())

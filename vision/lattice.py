@@ -191,15 +191,22 @@ def fit_lattice(
             if not is_known[j]:
                 heapq.heappush(heap, (r_, j, i, s_r, s_c))
 
-    known[seed] = is_known[seed] = True
-    push_links(seed)
-    while heap:
-        _, j, i, step_r, step_c = heapq.heappop(heap)
-        if is_known[j]:
-            continue
-        cells[j] = cells[i] + (step_r, step_c)
-        known[j] = is_known[j] = True
-        push_links(j)
+    def flood(start: int) -> list[int]:
+        """Grow from ``start`` along the links, nearest first: the tiles reached, in order."""
+        members = [start]
+        is_known[start] = True
+        push_links(start)
+        while heap:
+            _, j, i, step_r, step_c = heapq.heappop(heap)
+            if is_known[j]:
+                continue
+            cells[j] = cells[i] + (step_r, step_c)
+            is_known[j] = True
+            members.append(j)
+            push_links(j)
+        return members
+
+    known[flood(seed)] = True
 
     h = _fit(pts[known], cells[known], pitch0, theta, settings)
     # the other clusters of at least ``min_cluster_tiles`` tiles (parts of a board an arm cuts
@@ -218,19 +225,8 @@ def fit_lattice(
         g = _apply(np.linalg.inv(h), pts)[:, ::-1]  # (row, col), fractional
         rest = np.nonzero(~(known | loose))[0]
         first = int(rest[np.argmin(np.hypot(*(g[rest] - np.round(g[rest])).T))])
-        members = [first]
         cells[first] = 0
-        is_known[first] = True
-        push_links(first)
-        while heap:
-            _, j, i, step_r, step_c = heapq.heappop(heap)
-            if is_known[j]:
-                continue
-            cells[j] = cells[i] + (step_r, step_c)
-            is_known[j] = True
-            members.append(j)
-            push_links(j)
-        m = np.array(members)
+        m = np.array(flood(first))
         if len(m) < settings.min_cluster_tiles:
             loose[m] = True
             continue
