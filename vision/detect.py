@@ -1889,9 +1889,14 @@ def detect(
         image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
     if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
-        other = _assemble(image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg, True)
+        other_dbg: dict[str, Any] | None = {} if dbg is not None else None
+        other = _assemble(
+            image_bgr, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
+        )
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
+            if dbg is not None and other_dbg is not None:
+                dbg.update(other_dbg)  # the debug data of the reading returned
     rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
     if s.rule_check is not None and len(tiles) > 1:
         checked = rule_check(tiles, s.rule_check)
