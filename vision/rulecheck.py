@@ -10,7 +10,7 @@ camera's best reading by how much less likely the camera finds it.
 
 The cost of a choice of readings ``r_i`` is (a MAP labelling under a Potts-like line prior)::
 
-    sum_i -log conf_i(r_i)  +  line_penalty * (number of illegal lines)
+    sum_i -log conf_i(r_i)  +  line_penalty * (illegal lines + copies beyond the set's three)
 
 so a reading the camera finds ``k`` times less likely than its best one replaces it only when
 that makes ``log k / line_penalty`` or more lines legal. It is minimised greedily from the
@@ -30,11 +30,12 @@ camera's own reading stays among the alternatives.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from scorer.model import Pos, Tile
+from scorer.model import COPIES_PER_KIND, Pos, Tile
 from scorer.rules import MAX_LINE
 from vision.observation import TileObservation
 
@@ -46,7 +47,8 @@ class RuleCheckSettings:
     """Weights of the rule check.
 
     Attributes:
-        line_penalty: cost of one illegal line, in nats of reading confidence. 3.0: a reading
+        line_penalty: cost of one illegal line, or of one copy of a tile beyond the set's
+            three (:data:`~scorer.model.COPIES_PER_KIND`), in nats of reading confidence. 3.0: a reading
             the camera finds up to e^3 (about 20) times less likely than its best one may
             replace it to make one line legal, up to e^6 (about 400) times for two lines.
             Measured on hard rendered scenes of legal boards (``benchmarks/bench_vision.py``),
@@ -184,9 +186,9 @@ def rule_check(
     options = [_reading_confidences(t) for t in tiles]
     cost = [[-math.log(max(c, s.min_confidence)) for _, c in o] for o in options]
     # a change can make at most three lines legal (two tiles of one line: that line and one
-    # crossing line each), so a reading costing more than three penalties above the tile's
-    # best one can never pay for itself: only the others are tried
-    tries = [[k for k in range(1, len(c)) if c[k] - c[0] < 3.0 * s.line_penalty] for c in cost]
+    # crossing line each) and take away a surplus copy, so a reading costing more than four
+    # penalties above the tile's best one can never pay for itself: only the others are tried
+    tries = [[k for k in range(1, len(c)) if c[k] - c[0] < 4.0 * s.line_penalty] for c in cost]
     choice = [0] * len(tiles)
     lines_of: list[list[int]] = [[] for _ in tiles]
     for li, line in enumerate(lines):
@@ -198,8 +200,9 @@ def rule_check(
 
     ok = [line_ok(li) for li in range(len(lines))]
     before = ok.count(False)
+    copies = Counter(t.tile for t in tiles)
     result = RuleCheck(tiles, [], before, before, len(lines), False)
-    if before == 0:
+    if before == 0 and max(copies.values(), default=0) <= COPIES_PER_KIND:
         return replace(result, applied=True)
     if before > max(s.free_illegal_lines, s.max_start_share * len(lines)):
         return result
@@ -212,13 +215,25 @@ def rule_check(
         for i, k in change.items():
             choice[i] = k
         d += s.line_penalty * sum(ok[li] - line_ok(li) for li in touched)
+        # the set holds COPIES_PER_KIND of each tile: each copy above that is one more penalty
+        moved = Counter(options[i][k][0] for i, k in change.items())
+        moved.subtract(options[i][old[i]][0] for i in change)
+        d += s.line_penalty * sum(
+            max(0, copies[t] + n - COPIES_PER_KIND) - max(0, copies[t] - COPIES_PER_KIND)
+            for t, n in moved.items()
+            if n
+        )
         for i, k in old.items():
             choice[i] = k
         return d
 
     for _ in range(s.max_changes):
         bad = [li for li in range(len(lines)) if not ok[li]]
-        suspects = sorted({i for li in bad for i in lines[li]})
+        surplus = {t for t, n in copies.items() if n > COPIES_PER_KIND}
+        suspects = sorted(
+            {i for li in bad for i in lines[li]}
+            | {i for i in range(len(tiles)) if options[i][choice[i]][0] in surplus}
+        )
         best: tuple[float, dict[int, int]] = (-1e-9, {})
         for i in suspects:
             for k in [0, *tries[i]]:
@@ -240,6 +255,8 @@ def rule_check(
         if not best[1]:
             break
         for i, k in best[1].items():
+            copies[options[i][choice[i]][0]] -= 1
+            copies[options[i][k][0]] += 1
             choice[i] = k
             for li in lines_of[i]:
                 ok[li] = line_ok(li)

@@ -126,6 +126,17 @@ def test_two_tiles_that_must_change_together() -> None:
     assert out.illegal_lines_after == 0
 
 
+def test_a_fourth_copy_is_settled_by_the_set_s_three() -> None:
+    # four red circles on the table (the set has three): the unsure one is its runner-up
+    tiles = [seen(0, 2 * k, Tile("red", C)) for k in range(3)]
+    tiles.append(seen(0, 6, Tile("red", C), shape_conf=0.55, runner_up_shape=K))
+    out = rule_check(tiles)
+    assert out.changed == [(Pos(0, 6), Tile("red", C), Tile("red", K))]
+    # four sure ones stay four (a misread the camera is sure of, or a second set)
+    sure = [seen(0, 2 * k, Tile("red", C)) for k in range(4)]
+    assert rule_check(sure).changed == []
+
+
 def test_a_board_of_random_tiles_is_left_alone() -> None:
     rng = np.random.default_rng(3)
     board = random_board(rng, 40)
