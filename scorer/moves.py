@@ -27,26 +27,11 @@ from typing import cast
 
 from scorer.game import HAND_SIZE, Event, Exchange, Game, Pass, Place
 from scorer.model import COPIES_PER_KIND, Board, Placement, Pos, Tile, classic_kinds
-from scorer.rules import MAX_LINE, score_placement
+from scorer.rules import MAX_LINE, is_valid_line, score_placement
 
 __all__ = ["best_placement", "largest_group", "legal_placements", "random_game"]
 
 Cell = tuple[int, int]
-
-
-def _valid_run(tiles: Sequence[Tile]) -> bool:
-    """True when ``tiles`` can be one line: same colour with distinct shapes or vice versa."""
-    n = len(tiles)
-    if n <= 1:
-        return True
-    if n > MAX_LINE:
-        return False
-    c0, s0 = tiles[0]
-    if all(t[0] == c0 for t in tiles):
-        return len({t[1] for t in tiles}) == n
-    if all(t[1] == s0 for t in tiles):
-        return len({t[0] for t in tiles}) == n
-    return False
 
 
 def largest_group(hand: Sequence[Tile]) -> list[Tile]:
@@ -250,7 +235,7 @@ def _opening_placements(kinds: list[Tile]) -> Iterator[Placement]:
                 if t in seq:
                     continue
                 cand = [*seq, t]
-                if _valid_run(cand):
+                if is_valid_line(cand):
                     longer.append(cand)
                     yield Placement(tuple((Pos(0, i), x) for i, x in enumerate(cand)))
                     yield Placement(tuple((Pos(i, 0), x) for i, x in enumerate(cand)))

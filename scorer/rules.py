@@ -37,6 +37,7 @@ __all__ = [
     "board_violations",
     "describe_tile",
     "is_legal",
+    "is_valid_line",
     "line_problems",
     "lines_of",
     "score_placement",
@@ -198,6 +199,25 @@ def _run(
         r0 += dr
         c0 += dc
     return out
+
+
+def is_valid_line(tiles: Sequence[Tile]) -> bool:
+    """Whether ``tiles`` can be one line: :func:`line_problems` finds nothing (a fast test).
+
+    One colour with distinct shapes or one shape with distinct colours, at most
+    :data:`MAX_LINE` long (RULES.md section 1); 0 or 1 tiles are trivially valid.
+    """
+    n = len(tiles)
+    if n <= 1:
+        return True
+    if n > MAX_LINE:
+        return False
+    c0, s0 = tiles[0]
+    if all(t[0] == c0 for t in tiles):
+        return len({t[1] for t in tiles}) == n
+    if all(t[1] == s0 for t in tiles):
+        return len({t[0] for t in tiles}) == n
+    return False
 
 
 def line_problems(tiles: Sequence[Tile]) -> list[tuple[str, str]]:

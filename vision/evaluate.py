@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scorer.model import COPIES_PER_KIND, Board, Pos, Shape, Tile
-from scorer.rules import line_problems
+from scorer.rules import is_valid_line
 from vision.observation import Observation
 
 __all__ = ["DetectionScore", "legal_board", "random_board", "score_detection"]
@@ -258,8 +258,9 @@ def legal_board(
             t = kinds[i]
             if bag[t] == 0:
                 continue
-            if line_problems(_run_tiles(cells, p, 0, 1, t)) or line_problems(
-                _run_tiles(cells, p, 1, 0, t)
+            if not (
+                is_valid_line(_run_tiles(cells, p, 0, 1, t))
+                and is_valid_line(_run_tiles(cells, p, 1, 0, t))
             ):
                 continue
             cells[p] = t

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from scorer.model import COPIES_PER_KIND, Pos, Tile
-from scorer.rules import MAX_LINE
+from scorer.rules import is_valid_line
 from vision.observation import TileObservation
 
 __all__ = ["RuleCheck", "RuleCheckSettings", "rule_check"]
@@ -48,9 +48,10 @@ class RuleCheckSettings:
 
     Attributes:
         line_penalty: cost of one illegal line, or of one copy of a tile beyond the set's
-            three (:data:`~scorer.model.COPIES_PER_KIND`), in nats of reading confidence. 3.0: a reading
-            the camera finds up to e^3 (about 20) times less likely than its best one may
-            replace it to make one line legal, up to e^6 (about 400) times for two lines.
+            three (:data:`~scorer.model.COPIES_PER_KIND`), in nats of reading confidence.
+            3.0: a reading the camera finds up to e^3 (about 20) times less likely than its
+            best one may replace it to make one line legal, up to e^6 (about 400) times for
+            two lines.
             Measured on hard rendered scenes of legal boards (``benchmarks/bench_vision.py``),
             where the detector's runner-up is the true tile for about 80 % of its misreads.
         max_illegal_share: a board with more than this share of its lines still illegal after
@@ -97,15 +98,6 @@ class RuleCheck:
     illegal_lines_after: int
     lines: int
     applied: bool
-
-
-def _legal(tiles: Sequence[Tile]) -> bool:
-    """Whether one line (2+ tiles) obeys RULES.md section 1 (same test as ``line_problems``)."""
-    n = len(tiles)
-    if n > MAX_LINE or len(set(tiles)) != n:
-        return False
-    first = tiles[0]
-    return all(t.color == first.color for t in tiles) or all(t.shape == first.shape for t in tiles)
 
 
 def _lines(cells: Sequence[Pos]) -> list[list[int]]:
@@ -196,7 +188,7 @@ def rule_check(
             lines_of[i].append(li)
 
     def line_ok(li: int) -> bool:
-        return _legal([options[i][choice[i]][0] for i in lines[li]])
+        return is_valid_line([options[i][choice[i]][0] for i in lines[li]])
 
     ok = [line_ok(li) for li in range(len(lines))]
     before = ok.count(False)
