@@ -47,7 +47,7 @@ class Hub:
         self._cond = threading.Condition()
         self._frame_cond = threading.Condition()
         self._versions: dict[int, int] = {}
-        self._stamps: dict[int, object] = {}
+        self._stamps: dict[int, tuple[object, int]] = {}  # stamp, version when observed
         self._frame: Frame | None = None
         self._closed = False
         self._clients = 0
@@ -81,14 +81,22 @@ class Hub:
     def observe(self, game_id: int, stamp: object) -> bool:
         """Report the store's change stamp of ``game_id`` (e.g. its ``updated`` time and event
         count); the first report of a new stamp bumps the version (a change written by another
-        process or thread that did not announce it) and returns True."""
+        process or thread that did not announce it) and returns True.
+
+        A new stamp after a change was announced (:meth:`bump`) since the last report is that
+        change: it is recorded without a second bump, which would make every open page reload
+        once more a few seconds after each edit (under a user who just opened the next one).
+        """
         with self._cond:
+            version = self._versions.get(game_id, 0)
             old = self._stamps.get(game_id)
-            self._stamps[game_id] = stamp
-            if old is None or old == stamp:
-                return False
-        self.bump(game_id)
-        return True
+            unannounced = old is not None and old[0] != stamp and old[1] == version
+            if unannounced:
+                version += 1
+                self._versions[game_id] = version
+                self._cond.notify_all()
+            self._stamps[game_id] = (stamp, version)
+            return unannounced
 
     # -- camera frames ------------------------------------------------------------------------
     def publish_frame(self, jpeg: bytes) -> Frame:

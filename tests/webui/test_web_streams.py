@@ -130,6 +130,20 @@ def test_hub_wait_and_close() -> None:
     assert time.monotonic() - t0 < 2.0 and hub.closed
 
 
+def test_hub_observe_bumps_only_unannounced_changes() -> None:
+    hub = Hub()
+    assert not hub.observe(1, ("t0", 5))  # the first stamp is the baseline
+    assert hub.version(1) == 0
+    # a change written elsewhere (no bump): the new stamp announces it, once
+    assert hub.observe(1, ("t1", 6)) and hub.version(1) == 1
+    assert not hub.observe(1, ("t1", 6)) and hub.version(1) == 1
+    # a change this process announced: its stamp is not announced a second time
+    hub.bump(1)
+    assert not hub.observe(1, ("t2", 7)) and hub.version(1) == 2
+    # ... and the next unannounced one still is
+    assert hub.observe(1, ("t3", 8)) and hub.version(1) == 3
+
+
 def test_sse_shows_changes_written_by_another_process(
     server: ServerThread, app: Flask, game_id: int, tmp_path: object
 ) -> None:
