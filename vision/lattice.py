@@ -56,6 +56,17 @@ class LatticeSettings:
             90 % of the tiles placed before within this many pitches of their cells (a part
             of the same board lies on the same homography; a tablecloth's tile-sized checks,
             on a grid of their own, bend it away; the 10 % allow for strays among them).
+        max_tile_turn_deg: a tile's own edge direction steers its links only within this
+            many degrees of the board's orientation (hand-laid tiles turn a few degrees,
+            perspective bends a 35-degree view by about 10-15 across the board); a candidate
+            whose edges read farther off (a gap where four tile corners meet, a symbol whose
+            body merged with its neighbours) links in the board's frame. 20 lost tiles of
+            strongly oblique boards; 30 measured best on held-out scenes.
+        mutual_links: a link between two candidates needs a whole step in *both* their
+            frames: a candidate whose edges read about 45 degrees off sees a tile half a
+            diagonal away as one whole step, that tile sees it at half a step on both axes.
+            Taken one-sided, such links chained two held-out boards (white table, corner
+            gaps showing; an oblique cloth) onto a lattice of half the pitch or a wrong one.
     """
 
     grow_radius: float = 1.6
@@ -65,6 +76,8 @@ class LatticeSettings:
     min_homography_tiles: int = 6
     min_cluster_tiles: int = 3
     max_cluster_bend: float = 0.3
+    max_tile_turn_deg: float = 30.0
+    mutual_links: bool = True
 
 
 @dataclass(frozen=True)
@@ -150,8 +163,10 @@ def fit_lattice(
     all_angles = np.r_[np.asarray(vec_angles), angles]
     weights = np.r_[np.full(len(vec_angles), 2.0), np.ones(len(angles))]
     theta = quarter_angle(all_angles, weights)
-    # local angle per tile: its own edges, pulled to the global orientation when close
+    # local angle per tile: its own edges when within ``max_tile_turn_deg`` of the global
+    # orientation, else the global one
     dev = ((angles - theta + math.pi / 4) % (math.pi / 2)) - math.pi / 4
+    dev[np.abs(dev) > math.radians(settings.max_tile_turn_deg)] = 0.0
     local_theta = theta + dev
 
     # grow integer cells from the most central tile, best-fitting links first (Prim-like), so
@@ -172,7 +187,15 @@ def fit_lattice(
     gr = (-sin_t[li] * dx + cos_t[li] * dy) / local[li]
     rc, rr = np.round(gc), np.round(gr)  # half to even, as round()
     res = np.hypot(gc - rc, gr - rr)
-    ok = (res <= settings.max_step_residual) & ((rc != 0) | (rr != 0))
+    # ... and a whole step in j's own frame too (``mutual_links``)
+    gc_j = -(cos_t[lj] * dx + sin_t[lj] * dy) / local[lj]
+    gr_j = -(-sin_t[lj] * dx + cos_t[lj] * dy) / local[lj]
+    res_j = np.hypot(gc_j - np.round(gc_j), gr_j - np.round(gr_j))
+    ok = (
+        (res <= settings.max_step_residual)
+        & ((res_j <= settings.max_step_residual) | (not settings.mutual_links))
+        & ((rc != 0) | (rr != 0))
+    )
     li, lj, res, rr, rc = li[ok], lj[ok], res[ok], rr[ok], rc[ok]
     links: list[list[tuple[float, int, int, int]]] = [[] for _ in range(n)]
     for a, b, r_, s_r, s_c in zip(
