@@ -1307,6 +1307,7 @@ def _tile_like(
     glare: bool = True,
     max_dark: float | None = None,
     ref_sat: float | None = None,
+    trusted: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -1323,6 +1324,9 @@ def _tile_like(
     black tiles (patches read next to it), so glared margins count without more of them here;
     ``glare=False`` accepts black margins only; ``max_dark`` overrides ``body_max_dark``;
     ``ref_sat``: the board's typical black-margin saturation (None: these patches').
+    ``trusted``: ``(N,)`` the patches the typical margin is taken from when at least
+    ``min_pitch_support`` of them qualify (None: all): holes of the strict dark mask, so a
+    cloth's checks chained in as weak holes, however many, cannot set the board's black.
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -1331,6 +1335,8 @@ def _tile_like(
     # the neutral test below instead)
     ratio = reads.body_v / np.maximum(env_at, 1.0)
     typical = reads.ok & square & dark
+    if trusted is not None and int((typical & trusted).sum()) >= s.min_pitch_support:
+        typical &= trusted
     enough = int(typical.sum()) >= s.min_pitch_support
     if ref_ratio is None and enough:
         ref_ratio = float(np.median(ratio[typical]))
@@ -2143,7 +2149,14 @@ def _assemble(
     # bend the first lattice; the second is fitted only to real tiles)
     n = len(cands)
     keep_dbg = dbg is not None
-    use = np.ones(n, bool)
+    # the first lattice is fitted to the dark-mask holes alone when there are enough of them
+    # to set it: weak holes chained in along the lattice may be a cloth's checks, hundreds of
+    # them on a grid of their own, which would pull the fit onto the cloth's grid (a gingham
+    # lost its board so); they are read on the strong holes' lattice, and the refit below
+    # takes those that read as tiles
+    strong = np.array([c.strong for c in cands])
+    use = strong.copy() if int(strong.sum()) >= s.min_pitch_support else np.ones(n, bool)
+    trusted = strong if int(strong.sum()) >= s.min_pitch_support else None
     env_at = np.array([c.envelope for c in cands])
     full_centres = centres / scale
     prev_corners: NDArray[np.float64] | None = None
@@ -2209,8 +2222,10 @@ def _assemble(
         square = np.array(
             [c.body == "square" or (c.body == "shared" and not lone_board) for c in cands]
         )
-        loose = valid & _tile_like(reads, outline_shape, env_at, square, s, check_size=False)
-        valid &= _tile_like(reads, outline_shape, env_at, square, s, check_size=True)
+        loose = valid & _tile_like(
+            reads, outline_shape, env_at, square, s, check_size=False, trusted=trusted
+        )
+        valid &= _tile_like(reads, outline_shape, env_at, square, s, trusted=trusted)
         nxt = loose if _round == 0 else valid
         if not nxt.any() or np.array_equal(nxt, use):
             break
@@ -2236,7 +2251,7 @@ def _assemble(
             reads.ok
             & (shape_dist <= s.max_shape_distance)
             & (residual <= s.lattice.max_cell_residual)
-            & _tile_like(reads, outline_shape, env_at, square | merged, s, check_size=True)
+            & _tile_like(reads, outline_shape, env_at, square | merged, s, trusted=trusted)
         )
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]
