@@ -9,7 +9,8 @@ oblique view (a homography of the table plane). The lattice is recovered without
    angles.
 2. **Growing**: from the tile nearest the centroid, neighbours within ``grow_radius`` pitches
    get integer grid steps in the *local* frame of the tile they are reached from (its own
-   pitch and angle), so perspective never accumulates over more than one step.
+   pitch and angle; the global angle where its edges read more than ``max_tile_turn_deg``
+   off it), so perspective never accumulates over more than one step.
 3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; for six or more
    tiles in one line a one-dimensional perspective along it, else an affine similarity,
    when the tiles do not span two rows and two columns); tiles in other clusters (gaps where
