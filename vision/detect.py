@@ -182,6 +182,31 @@ class DetectorSettings:
         glare_min_paint_chroma: ... or the symbol minus its margin (glare adds the light's own
             colour to both, and a warm lamp's glare is warm) has at least this chroma
             (max - min of the sRGB difference, levels): the paint shows through the glare.
+        glare_min_symbol_lift: ... and in one channel at least (``max_c symbol_c /
+            margin_c``, sRGB) the symbol reaches this fraction of its margin: a printed paint
+            reflects far more than black paint in its own colour's channel and glare adds
+            light to both, while a dyed check of a cloth reflects at most what its white
+            ground does, in every channel, and its "margin" is that ground mixed with lighter
+            checks: dark dyes read 0.5-0.66 (a small-check green gingham's checks took a
+            whole board's colours and tiles with them), red and magenta ones, whose own
+            channel keeps most of the white's, 0.8-0.89. Glared tiles on the cached hard
+            scenes: 0.88 at least (a warm lamp's glare nearly whitening the margin behind a
+            purple symbol), 1.06 at 1 %. 0.9 against 0.8: random and held-out boards
+            unchanged, legal boards one tile less and one false tile less, a set of 55 hard
+            gingham scenes in 14 colours precision 98.2 -> 99.5 %, recall 98.7 -> 99.1 %.
+        glare_symbol_saturation_floor: ... and the symbol itself keeps at least this
+            saturation (chroma / brightness): glare washes a paint towards the light's colour
+            but the classic paints kept 0.18 or more on every glared tile of the cached hard
+            scenes, while a cloth's white check on a tinted margin reads 0.06-0.09 (the
+            paint-chroma test passes it: the margin's tint shows in the difference as its
+            complement). A palette with a white or grey paint would lose it under glare, as
+            with ``glare_min_symbol_saturation``.
+        first_fit_pitch_agreement: the first lattice is fitted to the dark-mask holes alone
+            (weak holes chained in may be a cloth's checks) only when its pitch is within
+            this fraction of the pitch of the lattice fitted with the weak holes admitted: 13
+            dark-mask holes scattered over an oblique board of 27 px tiles set a pitch of 1.7x
+            the true one (a held-out scene read 44 of 67 tiles), while a gingham's checks
+            keep the board's pitch (both fits agreed within 2 % on s99 scene 18).
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
@@ -306,6 +331,9 @@ class DetectorSettings:
     glare_min_symbol_saturation: float = 0.25
     glare_min_paint_chroma: float = 30.0
     glare_extra_saturation: float = 0.12
+    glare_min_symbol_lift: float = 0.9
+    first_fit_pitch_agreement: float = 0.2
+    glare_symbol_saturation_floor: float = 0.12
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
     size_blur_slack: float = 1.0
     max_symbol_fraction: float = 0.05
@@ -1286,6 +1314,7 @@ def _tile_like(
     glare: bool = True,
     max_dark: float | None = None,
     ref_sat: float | None = None,
+    trusted: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -1302,6 +1331,9 @@ def _tile_like(
     black tiles (patches read next to it), so glared margins count without more of them here;
     ``glare=False`` accepts black margins only; ``max_dark`` overrides ``body_max_dark``;
     ``ref_sat``: the board's typical black-margin saturation (None: these patches').
+    ``trusted``: ``(N,)`` the patches the typical margin is taken from when at least
+    ``min_pitch_support`` of them qualify (None: all): holes of the strict dark mask, so a
+    cloth's checks chained in as weak holes, however many, cannot set the board's black.
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -1310,6 +1342,8 @@ def _tile_like(
     # the neutral test below instead)
     ratio = reads.body_v / np.maximum(env_at, 1.0)
     typical = reads.ok & square & dark
+    if trusted is not None and int((typical & trusted).sum()) >= s.min_pitch_support:
+        typical &= trusted
     enough = int(typical.sum()) >= s.min_pitch_support
     if ref_ratio is None and enough:
         ref_ratio = float(np.median(ratio[typical]))
@@ -1337,6 +1371,11 @@ def _tile_like(
     neutral &= (sym_sat - reads.body_sat >= s.glare_min_symbol_saturation) | (
         paint_chroma >= s.glare_min_paint_chroma
     )
+    # a printed paint reflects more than black paint in its own colour's channel, and glare
+    # adds light to both: a "symbol" darker than its margin in every channel is a dark spot
+    # on something light (a cloth's dark check on its white), not paint under glare
+    lift = (sym / np.maximum(reads.body_rgb, 1.0)).max(axis=1)
+    neutral &= (lift >= s.glare_min_symbol_lift) & (sym_sat >= s.glare_symbol_saturation_floor)
     out = reads.ok & square & (dark | neutral)
     if check_size:
         proto = prototype_areas()[shape_idx]
@@ -2095,12 +2134,17 @@ def _assemble(
     # neutral holes, e.g. glare-washed tiles) join when they sit on a cell next to the board
     h_tab, plane_pitch = _homography_from_profile(prof, (image_bgr.shape[1], image_bgr.shape[0]))
     strong = np.array([c.strong for c in cands])
+    strong_pitch: float | None = None  # of the lattice fitted to the dark-mask holes
+    admitted_pitch: float | None = None  # ... and to them with the weak holes admitted
     if strong.any() and not strong.all():
         # a lattice fitted to part of a board bends away from it (perspective, askew tiles):
         # refit on what joined and admit again, so a board grows along its own lines
         keep = strong
         for _ in range(s.weak_admit_rounds):
-            _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, keep, plane_pitch)
+            fit0, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, keep, plane_pitch)
+            if strong_pitch is None:
+                strong_pitch = fit0.pitch_px
+            admitted_pitch = fit0.pitch_px
             grown = _admit_weak(centres / scale, keep, h0, s)
             if np.array_equal(grown, keep):
                 break
@@ -2117,7 +2161,22 @@ def _assemble(
     # bend the first lattice; the second is fitted only to real tiles)
     n = len(cands)
     keep_dbg = dbg is not None
-    use = np.ones(n, bool)
+    # the first lattice is fitted to the dark-mask holes alone when there are enough of them
+    # to set it: weak holes chained in along the lattice may be a cloth's checks, hundreds of
+    # them on a grid of their own, which would pull the fit onto the cloth's grid (a gingham
+    # lost its board so); they are read on the strong holes' lattice, and the refit below
+    # takes those that read as tiles
+    # ... unless their lattice's pitch disagrees with the one of all holes admitted: a few
+    # dark-mask holes scattered over an oblique board set a wrong lattice, which the weak
+    # holes along the board's lines correct (a cloth's checks keep the board's pitch)
+    strong = np.array([c.strong for c in cands])
+    trusted = strong if int(strong.sum()) >= s.min_pitch_support else None
+    agree = (
+        strong_pitch is None
+        or admitted_pitch is None
+        or abs(strong_pitch / max(admitted_pitch, 1e-6) - 1.0) <= s.first_fit_pitch_agreement
+    )
+    use = strong.copy() if trusted is not None and agree else np.ones(n, bool)
     env_at = np.array([c.envelope for c in cands])
     full_centres = centres / scale
     prev_corners: NDArray[np.float64] | None = None
@@ -2183,8 +2242,10 @@ def _assemble(
         square = np.array(
             [c.body == "square" or (c.body == "shared" and not lone_board) for c in cands]
         )
-        loose = valid & _tile_like(reads, outline_shape, env_at, square, s, check_size=False)
-        valid &= _tile_like(reads, outline_shape, env_at, square, s, check_size=True)
+        loose = valid & _tile_like(
+            reads, outline_shape, env_at, square, s, check_size=False, trusted=trusted
+        )
+        valid &= _tile_like(reads, outline_shape, env_at, square, s, trusted=trusted)
         nxt = loose if _round == 0 else valid
         if not nxt.any() or np.array_equal(nxt, use):
             break
@@ -2210,7 +2271,7 @@ def _assemble(
             reads.ok
             & (shape_dist <= s.max_shape_distance)
             & (residual <= s.lattice.max_cell_residual)
-            & _tile_like(reads, outline_shape, env_at, square | merged, s, check_size=True)
+            & _tile_like(reads, outline_shape, env_at, square | merged, s, trusted=trusted)
         )
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]

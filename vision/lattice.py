@@ -9,7 +9,8 @@ oblique view (a homography of the table plane). The lattice is recovered without
    angles.
 2. **Growing**: from the tile nearest the centroid, neighbours within ``grow_radius`` pitches
    get integer grid steps in the *local* frame of the tile they are reached from (its own
-   pitch and angle), so perspective never accumulates over more than one step.
+   pitch and angle; the global angle where its edges read more than ``max_tile_turn_deg``
+   off it), so perspective never accumulates over more than one step.
 3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; for six or more
    tiles in one line a one-dimensional perspective along it, else an affine similarity,
    when the tiles do not span two rows and two columns); tiles in other clusters (gaps where
@@ -57,11 +58,14 @@ class LatticeSettings:
             of the same board lies on the same homography; a tablecloth's tile-sized checks,
             on a grid of their own, bend it away; the 10 % allow for strays among them).
         max_tile_turn_deg: a tile's own edge direction steers its links only within this
-            many degrees of the board's orientation (hand-laid tiles turn a few degrees,
-            perspective bends a 35-degree view by about 10-15 across the board); a candidate
-            whose edges read farther off (a gap where four tile corners meet, a symbol whose
-            body merged with its neighbours) links in the board's frame. 20 lost tiles of
-            strongly oblique boards; 30 measured best on held-out scenes.
+            many degrees of the lattice's orientation (hand-laid tiles turn up to about 6
+            degrees, perspective bends a 35-degree view by about 10 across a board); beyond
+            it the edges were misread (tiny or blurred tiles, a check of a cloth touching one,
+            a gap where four tile corners meet) and the tile steps in the lattice's frame. A
+            tile read 40 degrees off that was a board's only link to its far arm turned the
+            whole fit by 34 degrees (a rendered orange gingham, 24 px tiles: 14 of 58 read).
+            12 and 30 read the same on the tuning scenes; 30 reads 20 more tiles of held-out
+            oblique boards (seed 7), where perspective turns the lattice across the board.
         mutual_links: a link between two candidates needs a whole step in *both* their
             frames: a candidate whose edges read about 45 degrees off sees a tile half a
             diagonal away as one whole step, that tile sees it at half a step on both axes.
@@ -163,10 +167,10 @@ def fit_lattice(
     all_angles = np.r_[np.asarray(vec_angles), angles]
     weights = np.r_[np.full(len(vec_angles), 2.0), np.ones(len(angles))]
     theta = quarter_angle(all_angles, weights)
-    # local angle per tile: its own edges when within ``max_tile_turn_deg`` of the global
-    # orientation, else the global one
+    # local angle per tile: its own edges where they are plausibly the tile's turn, else the
+    # global orientation
     dev = ((angles - theta + math.pi / 4) % (math.pi / 2)) - math.pi / 4
-    dev[np.abs(dev) > math.radians(settings.max_tile_turn_deg)] = 0.0
+    dev = np.where(np.abs(dev) <= math.radians(settings.max_tile_turn_deg), dev, 0.0)
     local_theta = theta + dev
 
     # grow integer cells from the most central tile, best-fitting links first (Prim-like), so
