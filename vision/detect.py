@@ -2356,6 +2356,13 @@ def _assemble(
         dbg["rejected"] = [tuple(cands[i].centre_xy / scale) for i in range(n) if i not in idx]
         dbg["wb_gains"] = col_read.wb_gains
         dbg["scene_gains"] = col_read.scene_gains
+        # per tile returned (the order of ``tiles``, before the rule check): the colours named
+        dbg["symbol_rgb"] = sym_rgb[paint] if len(idx) else sym_rgb
+        dbg["body_rgb"] = body_rgb[paint] if len(idx) else body_rgb
+        dbg["colour_distances"] = col_read.distances[paint] if len(idx) else col_read.distances
+        dbg["symbol_lab"] = col_read.symbol_lab[paint] if len(idx) else col_read.symbol_lab
+        # every symbol named (also those dropped as no paint): sRGB in, centres (x, y) px
+        dbg["colour_in"] = (sym_rgb, body_rgb, np.array(centre_xy).reshape(-1, 2))
     return tiles, lattice, quality
 
 
