@@ -742,6 +742,7 @@ class _Reads:
     patches: NDArray[np.uint8] | None = None  # (N, p, p, 3) BGR when debugging
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
     mix: NDArray[np.float32] | None = None  # (N, p * p) share of symbol light (linear RGB)
+    clipped: NDArray[np.float64] | None = None  # (N, 3) share of symbol pixels clipped, R G B
 
     def take(self, idx: NDArray[np.int64]) -> _Reads:
         """The readings of tiles ``idx``."""
@@ -761,6 +762,7 @@ class _Reads:
             None if self.patches is None else self.patches[idx],
             None if self.masks is None else self.masks[idx],
             None if self.mix is None else self.mix[idx],
+            None if self.clipped is None else self.clipped[idx],
         )
 
     def concat(self, other: _Reads) -> _Reads:
@@ -789,6 +791,7 @@ class _Reads:
             "patches",
             "masks",
             "mix",
+            "clipped",
         ):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine is not None and theirs is not None:
@@ -994,6 +997,7 @@ def _read_patches(
             blur=np.zeros(n),
             score=np.zeros((n, pp), np.float32),
             centroid=centroid,
+            clipped=np.zeros((n, 3)),
         )
     score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
     ok, sym8, prof, sol, area, centroid = _symbols(score, ok, geo, s, shapes=True)
@@ -1011,10 +1015,13 @@ def _read_patches(
         n_inner = inner_sym.sum(axis=1, dtype=np.int64)
     raw = scratch("patches.raw", (n, pp, 3), np.float32)
     raw[...] = mosaic.reshape(n, pp, 3)  # sums of small integers below: exact in float32
-    sym_bgr = (
-        np.matmul(inner_sym.astype(np.float32)[:, None, :], raw)[:, 0, :].astype(np.float64)
-        / np.maximum(n_inner, 1)[:, None]
-    )
+    inner_f = inner_sym.astype(np.float32)[:, None, :]
+    per_px = np.maximum(n_inner, 1)[:, None]
+    sym_bgr = np.matmul(inner_f, raw)[:, 0, :].astype(np.float64) / per_px
+    # the share of those pixels at the sensor's ceiling, per channel: their mean is then only
+    # a lower bound of the paint's colour (:func:`vision.colour.classify_colours`)
+    hi = np.greater_equal(raw, np.float32(s.colour.clip_level), out=raw)  # 1 / 0, in place
+    clipped = np.matmul(inner_f, hi)[:, 0, ::-1].astype(np.float64) / per_px  # R G B
     lap = cv2.Laplacian(stack[:, :, 1], cv2.CV_32F).reshape(-1, pp)
     sharp = (lap if only is None else lap[only]).var(axis=1).astype(np.float64)
     blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
@@ -1035,6 +1042,7 @@ def _read_patches(
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
         # blur mixes light: the grey shape terms read the mix in linear RGB
         mix=linear_light_mix(planes, body_c, sym_bgr) * geo.inner_flat[None, :],
+        clipped=clipped,
     )
 
 
@@ -2281,8 +2289,13 @@ def _assemble(
     ix = np.array(idx, np.int64)
     sym_rgb = reads.symbol_rgb[ix].reshape(-1, 3)
     body_rgb = reads.body_rgb[ix].reshape(-1, 3)
+    clipped = (
+        reads.clipped[ix].reshape(-1, 3) if reads.clipped is not None else np.zeros_like(sym_rgb)
+    )
     wb = getattr(prof, "white_balance", None)
     if wb is not None:
+        # (a channel the gains lift past the ceiling is clipped too)
+        clipped = np.where(_calibrated_rgb(sym_rgb, wb.gains) >= 255.0 - 1e-6, 1.0, clipped)
         sym_rgb = _calibrated_rgb(sym_rgb, wb.gains)
         body_rgb = _calibrated_rgb(body_rgb, wb.gains)
     col_read = classify_colours(
@@ -2291,6 +2304,7 @@ def _assemble(
         palette,
         s.colour,
         body_white_balance=not getattr(prof, "white_balance", None),
+        symbol_clipped=clipped,
     )
 
     tiles: list[TileObservation] = []
@@ -2362,7 +2376,7 @@ def _assemble(
         dbg["colour_distances"] = col_read.distances[paint] if len(idx) else col_read.distances
         dbg["symbol_lab"] = col_read.symbol_lab[paint] if len(idx) else col_read.symbol_lab
         # every symbol named (also those dropped as no paint): sRGB in, centres (x, y) px
-        dbg["colour_in"] = (sym_rgb, body_rgb, np.array(centre_xy).reshape(-1, 2))
+        dbg["colour_in"] = (sym_rgb, body_rgb, np.array(centre_xy).reshape(-1, 2), clipped)
     return tiles, lattice, quality
 
 
