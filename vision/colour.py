@@ -303,26 +303,36 @@ def _adapt(
     """
     n = len(sym)
     x = sym * wb
-    censored = bool(clip.any())
-    rows = np.arange(n)
+    cut = np.nonzero(clip.any(axis=1))[0]  # the symbols with a clipped channel
+    xc, cc = x[cut], clip[cut][:, None, :]
     # the exposure from symbols that measure every channel, when there are a few
     full = ~clip.any(axis=1)
     if full.sum() < settings.min_unclipped_symbols:
         full = np.ones(n, bool)
 
     def completed(gains: NDArray[np.float64], exposure: float) -> NDArray[np.float64]:
-        """``(N, K, 3)``: each symbol with its clipped channels raised to each reference's."""
+        """``(C, K, 3)``: the clipped symbols, their clipped channels raised to each
+        reference's value (where higher)."""
         pre = _saturate(ref_lin * exposure / gains, 1.0 / sat)  # (K, 3) references in x's space
-        return np.where(clip[:, None, :], np.maximum(x[:, None, :], pre[None]), x[:, None, :])
+        return np.where(cc, np.maximum(xc[:, None, :], pre[None]), xc[:, None, :])
 
-    def lab_of(gains: NDArray[np.float64], exposure: float) -> NDArray[np.float64]:
-        """``(N, K or 1, 3)`` CIELAB after the scene correction."""
-        v = completed(gains, exposure) if censored else x[:, None, :]
-        return lab_from_linear(np.clip(_saturate(v, sat) * gains / exposure, 0.0, None))
+    def compare(
+        gains: NDArray[np.float64], exposure: float
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """``(N, K)`` distances, ``(N, 3)`` CIELAB as measured, ``(C, K, 3)`` as completed."""
+        lab = lab_from_linear(np.clip(_saturate(x, sat) * gains / exposure, 0.0, None))
+        diff = (lab[:, None, :] - ref_lab[None, :, :]) * w
+        dist = np.sqrt((diff * diff).sum(axis=2))
+        lab_c = np.zeros((0, len(ref_lab), 3))
+        if len(cut):
+            v = _saturate(completed(gains, exposure), sat) * gains / exposure
+            lab_c = lab_from_linear(np.clip(v, 0.0, None))
+            diff = (lab_c - ref_lab[None, :, :]) * w
+            dist[cut] = np.sqrt((diff * diff).sum(axis=2))
+        return dist, lab, lab_c
 
     def distances(gains: NDArray[np.float64], exposure: float) -> NDArray[np.float64]:
-        diff = (lab_of(gains, exposure) - ref_lab[None, :, :]) * w
-        return np.sqrt((diff * diff).sum(axis=2))
+        return compare(gains, exposure)[0]
 
     def exposure_of(gains: NDArray[np.float64], assign: NDArray[np.int64]) -> float:
         y = _luminance(_saturate(x[full], sat) * gains)
@@ -333,7 +343,7 @@ def _adapt(
     # first assignment: chromaticity only (each symbol at its nearest reference's luminance)
     y0 = np.maximum(_luminance(x), 1e-6)
     v0 = x[:, None, :]
-    if censored:  # clipped channels raised to the reference's at the symbol's luminance
+    if len(cut):  # clipped channels raised to the reference's at the symbol's luminance
         pre0 = ref_lin[None, :, :] * (y0[:, None, None] / ref_y[None, :, None])
         v0 = np.where(clip[:, None, :], np.maximum(v0, pre0), v0)
     scaled = v0 * (ref_y[None, :, None] / np.maximum(_luminance(v0), 1e-6)[:, :, None])
@@ -345,7 +355,10 @@ def _adapt(
     sats = np.exp(np.linspace(-lim_sat, lim_sat, settings.saturation_steps))
     for _ in range(settings.em_iterations):
         assign = d.argmin(axis=1)
-        s = (completed(gains, exposure)[rows, assign] if censored else x) / exposure
+        s = x.copy()
+        if len(cut):
+            s[cut] = completed(gains, exposure)[np.arange(len(cut)), assign[cut]]
+        s /= exposure
         labels = np.unique(assign)
         if len(labels) < 2 and n < 2:
             break
@@ -376,5 +389,7 @@ def _adapt(
         d = distances(gains, exposure)
         if done:
             break
-    lab = lab_of(gains, exposure)
-    return d, gains, sat, lab[rows, d.argmin(axis=1)] if censored else lab[:, 0, :]
+    d, lab, lab_c = compare(gains, exposure)
+    if len(cut):
+        lab[cut] = lab_c[np.arange(len(cut)), d[cut].argmin(axis=1)]
+    return d, gains, sat, lab
