@@ -23,10 +23,15 @@ The reading of one image goes:
    camera's saturation, or a veil of flare lowering it) and a diagonal gain (per channel,
    least squares over the cluster means in linear RGB), both shrunk towards none for few
    tiles - is fitted so the assigned symbols' cluster centres meet their references, and
-   the symbols are assigned again. This is
-   k-means with the palette as the fixed set of cluster names: clusters of the scene's own
-   colours are named by the palette, so a warm, cool or tinted light moves all clusters
-   together and the naming follows.
+   the symbols are assigned again. This is k-means with the palette as the fixed set of
+   cluster names: clusters of the scene's own colours are named by the palette, so a warm,
+   cool or tinted light, or a washed-out or vivid camera, moves all clusters together and
+   the naming follows (a washed-out orange lies as near red as orange by itself; next to
+   the scene's reds and yellows, washed out alike, it is orange).
+4. **Clipped channels.** Where a symbol's channel reached the sensor's ceiling its measured
+   value is only a lower bound (an over-exposed yellow keeps its hue in blue alone). Compared
+   with a reference, such a channel is raised to what that reference asks (through the scene
+   correction, where that is more); such symbols do not set the exposure.
 
 Distances are CIE76 Delta E in CIELAB (D65), with L* down-weighted.
 """
