@@ -86,6 +86,14 @@ class ShapeSettings:
             prototype (tiles are laid a few degrees off their neighbours and the rectification
             is not perfect): 2 x 5 = 10 degrees, far below the 45 degrees that separate
             square/diamond and clover/star4.
+        star8_shift_bins: the same for the star8 prototype (sectors). Its points repeat every
+            45 degrees (9 sectors), so 4 sectors either side reach every turn to within half
+            a sector, and no turn makes a star8 look like another symbol. The patch is turned
+            with the tile's measured edges (``DetectorSettings.max_tile_turn_deg``), which on
+            small or blurred tiles leaves symbols up to about 15 degrees off the patch's axes
+            (5-95 % of clean star8s on the cached hard renders: -11 .. +10 degrees); a star8
+            15 degrees off reads as a circle against a prototype allowed only 10 (two crisp
+            yellow star8s of the random-board set did).
         proto_blur: Gaussian blur sigmas (fractions of the tile side) at which prototypes are
             drawn and re-thresholded at half height, as the detector does with the image's
             symbols (blurred by optics, motion and down-scaling). Blur rounds a diamond's
@@ -118,6 +126,10 @@ class ShapeSettings:
             symbol's summed score is its printed area and fixes each prototype's size; only
             the ``template_scales`` within this many steps of that size are tried (-1: all).
         template_turns_deg: prototype turns tried (tiles lie a few degrees askew).
+        star8_template_turns_deg: the star8 prototype's turns (empty: ``template_turns_deg``),
+            across its 45 degree period like ``star8_shift_bins``; every 6 degrees, so the
+            nearest is at most 3 degrees off (its 8-fold pattern then keeps 91 % of its
+            correlation). Adds 44 columns to the 198 of the template product.
         template_blur: Gaussian blur levels of the grey prototypes (sigma as a fraction of
             the tile side, including the patch smoothing); each symbol uses the level nearest
             its measured edge blur (``_edge_blur`` in :mod:`vision.detect`: median 0.06 on
@@ -174,6 +186,7 @@ class ShapeSettings:
 
     bins: int = 72
     max_shift_bins: int = 2
+    star8_shift_bins: int = 4
     proto_blur: tuple[float, ...] = (0.0, 0.02, 0.04, 0.06, 0.08)
     blur_window: float = 0.025
     solidity_weight: float = 0.5
@@ -195,6 +208,7 @@ class ShapeSettings:
     )
     template_scale_window: int = 1
     template_turns_deg: tuple[float, ...] = (-6.0, 0.0, 6.0)
+    star8_template_turns_deg: tuple[float, ...] = (-18.0, -12.0, -6.0, 0.0, 6.0, 12.0, 18.0)
     template_blur: tuple[float, ...] = (0.015, 0.025, 0.035, 0.05, 0.065, 0.08, 0.1)
     template_inset: float = 0.08
     integral_weight: float = 1.0
@@ -540,11 +554,13 @@ def _template_bank(
     turns_deg: tuple[float, ...],
     blurs: tuple[float, ...],
     inset: float,
+    star8_turns_deg: tuple[float, ...] | None = None,
 ) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
     """Grey prototype templates, zero-mean and unit-norm over the searched region.
 
-    Returns ``(bank, inner)``: ``bank`` is ``(n_blurs, p * p, n_shapes * n_variants)``
-    float32 (variants = scales x turns, shape-major), ``inner`` the ``(p * p,)`` region.
+    Returns ``(bank, inner)``: ``bank`` is ``(n_blurs, p * p, n_columns)`` float32, columns
+    shape-major, then scale, then turn (``turns_deg``; the star8's ``star8_turns_deg`` when
+    given), ``inner`` the ``(p * p,)`` region.
     """
     ss = 8
     yy, xx = np.mgrid[0:p, 0:p]
@@ -555,7 +571,7 @@ def _template_bank(
     for sh in SHAPE_ORDER:
         poly = shape_polygon(sh)
         for sc in scales:
-            for turn in turns_deg:
+            for turn in star8_turns_deg if sh is Shape.STAR8 and star8_turns_deg else turns_deg:
                 a = math.radians(turn)
                 rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
                 pts = (poly @ rot.T * sc + 0.5) * p * ss
@@ -607,6 +623,7 @@ def template_scores(
         settings.template_turns_deg,
         settings.template_blur,
         settings.template_inset,
+        settings.star8_template_turns_deg,
     )
     full_inner = np.zeros((p, p), np.float32)
     k0 = round(settings.template_inset * p)
@@ -645,7 +662,11 @@ def template_scores(
     levels = np.asarray(settings.template_blur)
     lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
     out = np.zeros((n, len(SHAPE_ORDER)))
-    n_sc, n_turn = len(settings.template_scales), len(settings.template_turns_deg)
+    n_sc = len(settings.template_scales)
+    turns = [len(settings.template_turns_deg)] * len(SHAPE_ORDER)
+    if settings.star8_template_turns_deg:
+        turns[_STAR8] = len(settings.star8_template_turns_deg)
+    starts = np.concatenate([[0], np.cumsum(np.asarray(turns) * n_sc)])
     allowed = np.ones((n, len(SHAPE_ORDER), n_sc), bool)
     if settings.template_scale_window >= 0:
         # blur moves grey level around but keeps its integral: the symbol's score summed
@@ -658,11 +679,14 @@ def template_scores(
         allowed = gap <= settings.template_scale_window
     for b in np.unique(lvl):
         sel = np.nonzero(lvl == b)[0]
-        c = (
-            single_thread_matmul(v[sel], bank[b])
-            .reshape(len(sel), len(SHAPE_ORDER), n_sc, n_turn)
-            .max(axis=3)
-        )
+        corr = single_thread_matmul(v[sel], bank[b])  # (M, columns)
+        c = np.stack(
+            [
+                corr[:, starts[k] : starts[k + 1]].reshape(len(sel), n_sc, turns[k]).max(axis=2)
+                for k in range(len(SHAPE_ORDER))
+            ],
+            axis=1,
+        )  # (M, 6, n_sc)
         out[sel] = np.where(allowed[sel], c, -1.0).max(axis=2)
     return out
 
@@ -908,11 +932,39 @@ def _integrated_distances(
     protos = _integrated_prototypes(p, settings.bins, settings.template_blur)
     levels = np.asarray(settings.template_blur)
     lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
-    rolled = prof[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
     pr = protos[lvl]  # (N, 6, bins)
-    diff = pr[:, :, None, :] - rolled[:, None, :, :]
-    dist: NDArray[np.float64] = np.sqrt((diff * diff).mean(axis=3).min(axis=2))
+    rolled = prof[:, _roll_index(settings.bins, _turn_window(settings))]  # (N, S, bins)
+    best = _turn_peak(np.einsum("nsb,nkb->nsk", rolled, pr), settings)  # (N, 6)
+    own = (prof * prof).sum(axis=1)[:, None]
+    ms = np.maximum((pr * pr).sum(axis=2) + own - 2.0 * best, 0.0) / settings.bins
+    dist: NDArray[np.float64] = np.sqrt(ms)
     return dist
+
+
+def _turn_window(settings: ShapeSettings) -> int:
+    """Whole sectors either side at which profiles are correlated with the prototypes: the
+    widest turn any prototype may take."""
+    return max(settings.max_shift_bins, settings.star8_shift_bins)
+
+
+def _turn_peak(cross: NDArray[np.float64], settings: ShapeSettings) -> NDArray[np.float64]:
+    """Largest correlation of each prototype with a profile over the turns it may take.
+
+    ``cross``: ``(N, S, 6, ...)`` ``sum_b proto(b) profile(b - s)`` at the whole-sector turns
+    ``s = -w .. w`` (``w`` = :func:`_turn_window`), prototypes in :data:`SHAPE_ORDER`. Each
+    prototype may turn by ``max_shift_bins``, the star8 by ``star8_shift_bins``.
+
+    Returns:
+        ``(N, 6, ...)``.
+    """
+    w = _turn_window(settings)
+    steps = np.abs(np.arange(-w, w + 1))
+    lim = np.full(len(SHAPE_ORDER), settings.max_shift_bins)
+    lim[_STAR8] = settings.star8_shift_bins
+    allowed = steps[:, None] <= lim[None, :]  # (S, 6)
+    allowed = allowed.reshape(allowed.shape + (1,) * (cross.ndim - 3))
+    out: NDArray[np.float64] = np.where(allowed[None], cross, -np.inf).max(axis=1)
+    return out
 
 
 #: Symbols with four-fold but not eight-fold symmetry: their 4th harmonic fixes their axes.
@@ -1053,7 +1105,7 @@ def classify_profiles(
     if len(profiles) == 0:  # nothing to classify
         return np.zeros((0, len(SHAPE_ORDER))), np.zeros((0, len(SHAPE_ORDER)))
     protos, sols = _prototypes(settings.bins, settings.proto_blur)
-    rolled = profiles[:, _roll_index(settings.bins, settings.max_shift_bins)]  # (N, S, bins)
+    rolled = profiles[:, _roll_index(settings.bins, _turn_window(settings))]  # (N, S, bins)
     # mean over bins of (proto - turned profile)^2, min over turns, as |P|^2 + |R|^2 - 2 P.R
     # (a turn permutes the bins, so |R| is the profile's own): one (N S, bins) x (bins, 6 B)
     # product instead of an (N, 6, B, S, bins) difference array
@@ -1064,9 +1116,8 @@ def classify_profiles(
     )
     sq = (pflat * pflat).sum(axis=1).reshape(n_p, n_b)
     own = (profiles * profiles).sum(axis=1)
-    dp = (
-        np.maximum(sq[None] + own[:, None, None] - 2.0 * cross.max(axis=1), 0.0) / settings.bins
-    )  # (N, 6, B)
+    best = _turn_peak(cross, settings)  # (N, 6, B)
+    dp = np.maximum(sq[None] + own[:, None, None] - 2.0 * best, 0.0) / settings.bins  # (N, 6, B)
     ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
     pk_proto = _prototype_peakedness(settings.bins, settings.proto_blur, settings.max_shift_bins)
     pk = axis_peakedness(profiles, settings.max_shift_bins)
