@@ -53,6 +53,7 @@ from vision.shapes import (
     ShapeSettings,
     classify_profiles,
     linear_light_mix,
+    luma_guided_mix,
     prototype_areas,
     prototype_perimeters,
     radial_profiles,
@@ -1075,8 +1076,17 @@ def _read_patches(
         centroid=centroid,
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
-        # blur mixes light: the grey shape terms read the mix in linear RGB
-        mix=linear_light_mix(planes, body_c, sym_bgr) * geo.inner_flat[None, :],
+        # blur mixes light: the grey shape terms read the mix in linear RGB, sharpened
+        # where the camera kept detail in the luma
+        mix=luma_guided_mix(
+            linear_light_mix(planes, body_c, sym_bgr) * geo.inner_flat[None, :],
+            planes,
+            body_c,
+            sym_bgr,
+            p,
+            s.shape,
+        )
+        * geo.inner_flat[None, :],
         clipped=clipped,
     )
 
