@@ -826,18 +826,21 @@ def linear_light_mix(
 _LUMA_BGR = (0.114, 0.587, 0.299)
 
 
-def _box_means(img: NDArray[np.float32], r: int) -> NDArray[np.float32]:
-    """Means over ``(2 r + 1)`` square windows of N stacked patches, ``(N, p, p, C)`` float32.
+def _box_means(
+    stack: NDArray[np.float32], p: int, r: int, out: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    """Means over ``(2 r + 1)`` square windows of stacked ``(p, p)`` patches, into ``out``.
 
-    The stack is filtered as one image (C channels, at most 4, at once), so a window within
-    ``r`` rows of a patch's top or bottom edge reaches into its neighbour in the stack:
-    callers read only pixels far enough from the edges.
+    ``stack``, ``out``: ``(..., p * p)`` float32, C-contiguous, distinct; the stack is
+    filtered as one tall image, so a window within ``r`` rows of a patch's top or bottom
+    edge reaches into its neighbour in the stack: callers read only pixels far enough from
+    those edges. Returns ``out``.
     """
-    n, p, _, c = img.shape
     k = 2 * r + 1
-    out = cv2.boxFilter(img.reshape(n * p, p, c), -1, (k, k), borderType=cv2.BORDER_REFLECT_101)
-    res: NDArray[np.float32] = out.reshape(n, p, p, c)
-    return res
+    cv2.boxFilter(
+        stack.reshape(-1, p), -1, (k, k), dst=out.reshape(-1, p), borderType=cv2.BORDER_REFLECT_101
+    )
+    return out
 
 
 def luma_guided_mix(
@@ -897,24 +900,37 @@ def luma_guided_mix(
     lo, hi = settings.luma_guide_monotone
     trust = np.clip((share - lo) / max(hi - lo, 1e-6), 0.0, 1.0).astype(np.float32)
     pl = np.asarray(planes_bgr)
-    luma = pl[:, 0] * np.float32(weights[0] / 255.0)
-    luma += pl[:, 1] * np.float32(weights[1] / 255.0)
-    luma += pl[:, 2] * np.float32(weights[2] / 255.0)
-    luma = luma.reshape(n, p, p)
-    m = np.asarray(mix, np.float32).reshape(n, p, p)
-    # the guided filter's four window means (luma, mix, their product, luma squared) at once
-    mean = _box_means(np.stack([luma, m, luma * m, luma * luma], axis=3), r)
-    mean_y, mean_m = mean[..., 0], mean[..., 1]
-    a = (mean[..., 2] - mean_y * mean_m) / (
-        mean[..., 3] - mean_y * mean_y + np.float32(settings.luma_guide_eps)
-    )
-    ab = _box_means(np.stack([a, mean_m - a * mean_y], axis=3), r)
-    out = (ab[..., 0] * luma + ab[..., 1]).reshape(n, p * p)
+    pp = p * p
+    # the guided filter's inputs (luma, mix, their product, luma squared), their window means
+    # and the temporaries in this thread's scratch buffers (no page faults on every call)
+    buf = scratch("guide.in", (4, n, pp), np.float32)
+    mean = scratch("guide.mean", (4, n, pp), np.float32)
+    tmp = scratch("guide.tmp", (n, pp), np.float32)
+    luma = np.multiply(pl[:, 0], np.float32(weights[0] / 255.0), out=buf[0])
+    luma += np.multiply(pl[:, 1], np.float32(weights[1] / 255.0), out=tmp)
+    luma += np.multiply(pl[:, 2], np.float32(weights[2] / 255.0), out=tmp)
+    m = np.asarray(mix, np.float32)
+    buf[1] = m
+    np.multiply(luma, m, out=buf[2])
+    np.multiply(luma, luma, out=buf[3])
+    mean_y, mean_m, cov, var = _box_means(buf, p, r, mean)
+    cov -= np.multiply(mean_y, mean_m, out=tmp)  # cov(Y', mix)
+    var -= np.multiply(mean_y, mean_y, out=tmp)  # var(Y')
+    var += np.float32(settings.luma_guide_eps)
+    # a = cov / (var + eps), b = mean(mix) - a mean(Y'), then their own window means
+    ab = scratch("guide.ab", (2, n, pp), np.float32)
+    np.divide(cov, var, out=ab[0])
+    np.subtract(mean_m, np.multiply(ab[0], mean_y, out=tmp), out=ab[1])
+    mean_a, mean_b = _box_means(ab, p, r, mean[:2])
+    out = np.multiply(mean_a, luma, out=tmp)
+    out += mean_b
     np.clip(out, 0.0, 1.0, out=out)
-    res: NDArray[np.float32] = np.asarray(mix, np.float32) + trust[:, None] * (out - mix)
-    rows = np.arange(p * p) // p
+    out -= m
+    out *= trust[:, None]
+    res: NDArray[np.float32] = m + out
+    rows = np.arange(pp) // p
     near = (rows < edge) | (rows >= p - edge)
-    res[:, near] = np.asarray(mix, np.float32)[:, near]
+    res[:, near] = m[:, near]
     return res
 
 
