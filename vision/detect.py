@@ -140,7 +140,7 @@ class DetectorSettings:
             beside it. The full reading, re-centred on the symbol, is taken at the square where
             the look found the symbol (its sizes measured against the whole tile): on ML2026
             3 tiles turned off the lattice read at full size showed table in a quarter of the
-            margin band (uniformity 0.70-0.74) and 0.88 at this one; recall +0.06 / +0.15 /
+            margin band (uniformity 0.70-0.74) and 0.88 at this one; recall +0.06 / +0.14 /
             +0.09 points on M2026 / ML2026 / s99, precision unchanged.
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
@@ -291,6 +291,25 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        size_shape_margin: a cell read by growth passes the size check with the shape the
+            whole classifier reads as well as with the outline's nearest prototype, when that
+            shape's outline lies within this of the nearest one's (and within the reach of
+            ``max_shape_distance``). Blur rounds a star4's flanks towards a square's outline
+            and sensor noise frays a square's towards a star4's (outline distances 0.06-0.17
+            from both, 0.000-0.030 apart, on the cached hard renders), while the grey terms
+            still tell them apart; their printed areas differ fourfold, so the outline's
+            choice alone failed the size check for 28 tiles of M2026 / ML2026 / s99 (13 of
+            them a glared line of star4s). 0.04 is about the spread of the outline distance
+            on correct reads (``ShapeSettings.sigma``); cloth patterns whose classifier shape
+            is farther (a circle-like blob read as a star4: 0.10) keep the outline's. Only for
+            cells read by growth: for holes it bent two lattices (ML2026 scene 26).
+        grow_max_foreign_chroma: a cell read by growth is a tile only when the chroma of its
+            margin that neither the board's black margins nor its own symbol's colour
+            explains (:func:`_foreign_chroma`, a share of the margin's brightness) is at most
+            this: black paint is spectrally flat, and blur adds only the symbol's colour to
+            it, while a navy cloth around a green leaf keeps its blue. Read tiles reach 0.32
+            (99th percentile 0.18-0.24; a blue cast of one corner's light), the leaves of a
+            navy floral cloth taken as tiles 0.45-0.56 (M2026 / ML2026 scene 59).
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -374,6 +393,8 @@ class DetectorSettings:
     max_shape_distance: float = 0.3
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
+    size_shape_margin: float = 0.04
+    grow_max_foreign_chroma: float = 0.4
     colour: ColourSettings = field(default_factory=ColourSettings)
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)
@@ -1343,6 +1364,7 @@ def _tile_like(
     max_dark: float | None = None,
     ref_sat: float | None = None,
     trusted: NDArray[np.bool_] | None = None,
+    alt_shape_idx: NDArray[np.int64] | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -1406,15 +1428,74 @@ def _tile_like(
     neutral &= (lift >= s.glare_min_symbol_lift) & (sym_sat >= s.glare_symbol_saturation_floor)
     out = reads.ok & square & (dark | neutral)
     if check_size:
-        proto = prototype_areas()[shape_idx]
         lo, hi = s.symbol_size_range
-        # blur fills a symbol's concave notches and spreads its edge outwards (threshold,
-        # JPEG, resampling), so the area may grow with the outline's length: a thin star4 of
-        # small area but long outline gains relatively far more than a circle. It does not
-        # shrink a symbol much (a blurred convex edge keeps its half-height line), so the
-        # lower bound stays
-        slack = prototype_perimeters()[shape_idx] * s.size_blur_slack * reads.blur
-        out &= (reads.area >= proto * lo * lo) & (reads.area <= proto * hi * hi + slack)
+
+        def sized(idx: NDArray[np.int64]) -> NDArray[np.bool_]:
+            proto = prototype_areas()[idx]
+            # blur fills a symbol's concave notches and spreads its edge outwards (threshold,
+            # JPEG, resampling), so the area may grow with the outline's length: a thin star4
+            # of small area but long outline gains relatively far more than a circle. It does
+            # not shrink a symbol much (a blurred convex edge keeps its half-height line), so
+            # the lower bound stays
+            slack = prototype_perimeters()[idx] * s.size_blur_slack * reads.blur
+            ok: NDArray[np.bool_] = (reads.area >= proto * lo * lo) & (
+                reads.area <= proto * hi * hi + slack
+            )
+            return ok
+
+        fits = sized(shape_idx)
+        if alt_shape_idx is not None:
+            fits |= sized(alt_shape_idx)
+        out &= fits
+    return out
+
+
+def _foreign_chroma(
+    body_rgb: NDArray[np.float64], symbol_rgb: NDArray[np.float64], ref_body: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Chroma of each margin that neither black paint nor its own symbol explains.
+
+    Black paint is spectrally flat: under one light every tile's margin has the colour of
+    the board's black margins (``ref_body``, ``(3,)`` RGB), and blur and JPEG add only the
+    tile's own symbol's colour to it (a green star4's margin turns greenish). With the
+    board's black made grey (von Kries gains), the margin's chroma vector minus its part
+    along the symbol's chroma vector is what is left: a navy cloth around a green leaf keeps
+    its blue. ``body_rgb``, ``symbol_rgb``: ``(N, 3)`` sRGB 0..255. Returns ``(N,)`` as a
+    share of the margin's balanced brightness (as ``body_sat``).
+    """
+    gain = float(np.mean(ref_body) + 1.0) / (np.asarray(ref_body, np.float64) + 1.0)
+    b = body_rgb * gain[None, :]
+    y = symbol_rgb * gain[None, :]
+    cb = b - b.mean(axis=1, keepdims=True)
+    cy = y - y.mean(axis=1, keepdims=True)
+    u = cy / np.maximum(np.linalg.norm(cy, axis=1, keepdims=True), 1e-6)
+    along = np.maximum((cb * u).sum(axis=1), 0.0)
+    perp = cb - along[:, None] * u
+    out: NDArray[np.float64] = np.linalg.norm(perp, axis=1) / np.maximum(b.max(axis=1), 1.0)
+    return out
+
+
+def _alt_shapes(
+    dist: NDArray[np.float64],
+    conf: NDArray[np.float64],
+    reach: NDArray[np.float64],
+    margin: float,
+) -> NDArray[np.int64]:
+    """The shape the whole classifier reads (``argmax conf``) where its outline is within
+    ``reach`` of that prototype and within ``margin`` of the outline's nearest prototype,
+    else the outline's nearest (``argmin dist``).
+
+    The size check compares the symbol's area with a prototype's: blur rounds a star4's
+    flanks towards a square's outline and sensor noise frays a square's into a star4's
+    (M2026 scene 52: purple squares 0.064 from the star4 and 0.070 from the square
+    outline), while the grey terms still tell them apart; their areas differ fourfold.
+    ``dist``, ``conf``: ``(N, 6)``; ``reach``: ``(N,)``. Returns ``(N,)`` indices into
+    ``SHAPE_ORDER``.
+    """
+    best = np.argmax(conf, axis=1)
+    d_best = np.take_along_axis(dist, best[:, None], axis=1)[:, 0]
+    near = (d_best <= reach) & (d_best <= dist.min(axis=1) + margin)
+    out: NDArray[np.int64] = np.where(near, best, np.argmin(dist, axis=1))
     return out
 
 
@@ -1568,6 +1649,7 @@ def _grow_on_lattice(
     keep: bool,
     ref_ratio: float | None,
     ref_sat: float | None = None,
+    ref_body: NDArray[np.float64] | None = None,
 ) -> _Grown | None:
     """Read the free cells next to the board straight off the lattice.
 
@@ -1580,7 +1662,9 @@ def _grow_on_lattice(
     a tile when it passes every check a hole's patch passes (one dark margin paint on all
     four sides, as dark as the board's bodies - ``ref_ratio``, their median brightness over
     the light envelope -, glared ones no more saturated than its black ones (``ref_sat``),
-    a symbol of the printed size and a known shape) and its symbol
+    a symbol of the printed size - for the outline's shape or the classifier's,
+    ``size_shape_margin`` - and a known shape, a margin whose colour is the board's black
+    (``ref_body``, RGB) plus its own symbol's, ``grow_max_foreign_chroma``) and its symbol
     sits within ``grow_max_offset`` of the cell's centre. A glared margin (grey, not black)
     is taken only next to a glared tile (``have_glared``, and those grown so). Accepted
     cells join and their neighbours are tried next, for ``grow_rounds`` rounds.
@@ -1734,6 +1818,7 @@ def _grow_on_lattice(
             & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
         )
         shape_idx = np.argmin(d, axis=1)
+        alt_idx = _alt_shapes(d, pr, reach, s.size_shape_margin)
         every = np.ones(n, bool)
         # next to the board, "as dark as its bodies" (ref_ratio) carries the evidence, so the
         # absolute bound may be looser (a body lifted by blur and light nearby)
@@ -1747,6 +1832,7 @@ def _grow_on_lattice(
             ref_sat=ref_sat,
             glare=False,
             max_dark=s.grow_max_dark,
+            alt_shape_idx=alt_idx,
         )
         # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
         # patch of the board (a light check of a tablecloth next to black tiles does not)
@@ -1760,6 +1846,7 @@ def _grow_on_lattice(
                 ref_ratio=ref_ratio,
                 ref_sat=ref_sat,
                 black_seen=True,
+                alt_shape_idx=alt_idx,
             )
             & ~black
         )
@@ -1770,6 +1857,11 @@ def _grow_on_lattice(
             ]
         )
         ok &= black | (glared_ok & near_glare)
+        if ref_body is not None:
+            ok &= (
+                _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_body)
+                <= s.grow_max_foreign_chroma
+            )
         if not ok.any():
             break
         idx = np.nonzero(ok)[0]
@@ -2339,6 +2431,7 @@ def _assemble(
             if black.any()
             else None,
             float(np.median(reads.body_sat[black])) if black.any() else None,
+            np.median(reads.body_rgb[black], axis=0) if black.any() else None,
         )
         if grown is not None:
             m = len(grown.cells)
