@@ -291,6 +291,27 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        occluder_max_share, occluder_min_share, occluder_off_line, occluder_beyond,
+        occluder_side_visible, occluder_max_touch: a cell read by growth that fails is read
+            again with an occluder left out: pixels farther than ``occluder_off_line`` x
+            |symbol - margin| from the line between the margin's and the symbol's colours
+            (neither black paint nor the paint nor a blur of the two: the margin's own
+            tolerance is ``body_tolerance`` 0.3 of that), or beyond the symbol on it by
+            ``occluder_beyond`` (a hand over a dark symbol's tile), in a region reaching the
+            patch's border (a hand, sleeve or the table beside a tile pushed off its cell
+            comes in from outside; a glare spot on the top does not), covering
+            ``occluder_min_share`` (fewer are noise) to ``occluder_max_share`` of the margin
+            (a tile a quarter covered - the visibility limit of the brief - has up to about a
+            third of its margin band covered: a finger at a corner covers the band first).
+            The margin's checks then use the rest; a side less than ``occluder_side_visible``
+            visible is not judged. A pocket between tiles shows table on its open side, the
+            colour its "symbol" has, so that side still fails. The symbol is segmented
+            without the occluder and must touch it on at most ``occluder_max_touch`` of its
+            outline: a symbol the occluder may cut is not read (never guessed). Measured on
+            M2026 / ML2026 / s99: touch 0 finds 2 / 4 / 1 more tiles (table beside tiles
+            pushed off the lattice, a sleeve's edge), no false or misread one; 0.3 finds
+            9 / 13 / 2 more, mostly beside fingers, but reads 7 of them wrong (the hidden
+            part of a diamond or clover makes it a circle) and adds a false tile.
         size_shape_margin: a cell read by growth passes the size check with the shape the
             whole classifier reads as well as with the outline's nearest prototype, when that
             shape's outline lies within this of the nearest one's (and within the reach of
@@ -393,6 +414,12 @@ class DetectorSettings:
     max_shape_distance: float = 0.3
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
+    occluder_max_share: float = 0.35
+    occluder_min_share: float = 0.05
+    occluder_off_line: float = 0.35
+    occluder_beyond: float = 1.35
+    occluder_side_visible: float = 0.25
+    occluder_max_touch: float = 0.0
     size_shape_margin: float = 0.04
     grow_max_foreign_chroma: float = 0.4
     colour: ColourSettings = field(default_factory=ColourSettings)
@@ -909,6 +936,7 @@ def _read_patches(
     *,
     first_look: bool = False,
     only: NDArray[np.int64] | None = None,
+    occlusion: str = "off",
 ) -> _Reads:
     """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
 
@@ -934,6 +962,10 @@ def _read_patches(
         only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
             resampled only as their neighbours in the stack, which the smoothing and the
             Laplacian reach across, so each reads as in a reading of all N.
+        occlusion: ``"off"``; ``"fallback"``: a patch whose margin fails is judged again
+            without an occluder (``occluder_*`` settings) and its symbol segmented without
+            it; ``"all"``: every patch with an occluder in range is read so (growth's second
+            reading of the cells that failed).
 
     Returns:
         :class:`_Reads` over the N tiles (the M of ``only``).
@@ -1025,6 +1057,48 @@ def _read_patches(
     ok[con] = (uniform >= s.min_body_uniform) & (side_dev <= s.max_side_deviation)
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
+    occluded = np.zeros(n, bool)
+    occ_mask = np.zeros((n, pp), bool) if occlusion != "off" else None
+    if occ_mask is not None and s.occluder_max_share > 0 and len(con):
+        # a hand, arm or sleeve over part of the margin is a third colour: neither black paint
+        # nor the symbol's paint, nor a mix of the two (blur); it is left out of the margin's
+        # checks when it covers a little of it. A pocket between tiles shows table on its
+        # open side, the colour its "symbol" has: that side still fails
+        fm = _foreign(margin_c, body_cc, d[con], dd_c, s)  # (m, R)
+        share = fm.mean(axis=1)
+        in_range = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
+        # ... and it comes in from outside the tile: only foreign regions that reach the
+        # patch's border count (a glare spot or a speck on the tile's top does not)
+        rng_i = np.nonzero(in_range)[0]
+        if len(rng_i):
+            full = _border_foreign(
+                planes[con[rng_i]], body_cc[rng_i], d[con[rng_i]], dd_c[rng_i], p, s
+            )
+            occ_mask[con[rng_i]] = full
+            fm[rng_i] = full[:, geo.body_idx]
+            share = fm.mean(axis=1)
+            in_range = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
+        if occlusion == "all":
+            occluded[con[in_range & ok[con]]] = True
+        occ = np.nonzero(in_range & ~ok[con])[0]
+        if len(occ):
+            seen = ~fm[occ]
+            within = (dev[occ] <= tol[occ, None]) & seen
+            uni = within.sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
+            sdev = np.zeros(len(occ))
+            for k in range(4):
+                idx = geo.side_idx[k]
+                vis = seen[:, idx]
+                for j in range(len(occ)):
+                    if vis[j].mean() < s.occluder_side_visible:
+                        continue  # a side under the occluder is not judged
+                    px = margin_c[occ[j]][:, idx[vis[j]]].astype(np.float32)
+                    sk = np.median(px, axis=1)
+                    sdev[j] = max(sdev[j], float(np.sqrt(((sk - body_cc[occ[j]]) ** 2).sum())))
+            sdev = sdev / np.maximum(np.sqrt(dd_c[occ]), 1e-6)
+            good = (uni >= s.min_body_uniform) & (sdev <= s.max_side_deviation)
+            ok[con[occ[good]]] = True
+            occluded[con[occ[good]]] = True
     bv = body_c.max(axis=1).astype(np.float64)
     if first_look:  # the symbol only where the margin passed (a blob never leaves its patch)
         sel = np.nonzero(ok)[0]
@@ -1039,6 +1113,7 @@ def _read_patches(
             geo,
             s,
             shapes=False,
+            exclude=None if occ_mask is None else occ_mask[sel] & occluded[sel, None],
         )
         ok_out = np.zeros(n, bool)
         ok_out[sel] = ok_sel
@@ -1060,7 +1135,14 @@ def _read_patches(
             clipped=np.zeros((n, 3)),
         )
     score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
-    ok, sym8, prof, sol, area, centroid = _symbols(score, ok, geo, s, shapes=True)
+    ok, sym8, prof, sol, area, centroid = _symbols(
+        score,
+        ok,
+        geo,
+        s,
+        shapes=True,
+        exclude=None if occ_mask is None else occ_mask & occluded[:, None],
+    )
     inner_sym = cv2.erode(sym8, np.ones((3, 3), np.uint8)).reshape(n, pp)
     if s.symbol_core_score > 0:
         # the symbol's colour from the pixels that are mostly paint: on a thin arm blurred
@@ -1140,6 +1222,7 @@ def _symbols(
     s: DetectorSettings,
     *,
     shapes: bool,
+    exclude: NDArray[np.bool_] | None = None,
 ) -> tuple[
     NDArray[np.bool_],
     NDArray[np.uint8],
@@ -1155,12 +1238,16 @@ def _symbols(
     a blob whose radial profile could be read, the ``(N * p, p)`` 0/1 blob masks, ``(N, bins)``
     radial profiles and ``(N,)`` solidities (zeros unless ``shapes``; ``ok`` then needs only
     a blob and a profile), blob areas in pixels and ``(N, 2)`` blob centroids minus the patch
-    centre, in tile sides (u along the columns, w down the rows).
+    centre, in tile sides (u along the columns, w down the rows). ``exclude`` ``(N, p * p)``
+    (an occluder) is never symbol, and a blob touching it on more than
+    ``occluder_max_touch`` of its outline is not ok.
     """
     n = len(ok)
     p = s.patch_px
     ok = ok.copy()
     mask = (score > 0.5) & geo.inner_flat[None, :] & ok[:, None]
+    if exclude is not None:
+        mask &= ~exclude
     mm = mask.reshape(n * p, p).view(np.uint8)
     # BBDT labelling: the same labels as OpenCV's default here at half the cost with statistics
     n_lab, lab, stats, cent = cv2.connectedComponentsWithStatsWithAlgorithm(
@@ -1179,6 +1266,13 @@ def _symbols(
     own = np.where(best_lab > 0, best_lab, -1)[:, None]
     sym8: NDArray[np.uint8] = (lab.reshape(n, p * p) == own).view(np.uint8).reshape(n * p, p)
     ok &= best_lab > 0
+    if exclude is not None and exclude.any():
+        # the symbol must not touch the occluder: one it may cut is not read (never guessed)
+        k3 = np.ones((3, 3), np.uint8)
+        near = cv2.dilate(exclude.reshape(n * p, p).view(np.uint8), k3).reshape(n, p * p) > 0
+        edge = (sym8 > cv2.erode(sym8, k3)).reshape(n, p * p)
+        touch = (near & edge).sum(axis=1) / np.maximum(edge.sum(axis=1), 1)
+        ok &= touch <= s.occluder_max_touch
     sym3 = sym8.reshape(n, p, p).view(np.bool_)
     # radial profiles of the patches that have a symbol blob (tile by tile; an empty mask
     # reads as all zeros and not ok): free cells read while growing are mostly empty
@@ -1203,6 +1297,49 @@ def _symbols(
         / np.maximum(area, 1.0)[:, None]
     )
     return ok, sym8, prof, sol, area, centroid
+
+
+def _foreign(
+    pix: NDArray[Any],
+    body_c: NDArray[np.float32],
+    d: NDArray[np.float32],
+    dd: NDArray[np.float32],
+    s: DetectorSettings,
+) -> NDArray[np.bool_]:
+    """Pixels ``pix`` ``(m, 3, R)`` of neither the body's nor the symbol's paint nor a mix of
+    them: farther than ``occluder_off_line`` x ``|d|`` from the body -> symbol colour line
+    (``body_c`` ``(m, 3)``, ``d = symbol - body``, ``dd = |d|^2``), or beyond the symbol on it
+    (``occluder_beyond``). Returns ``(m, R)`` bool."""
+    xb = pix.astype(np.float32) - body_c[:, :, None]
+    t = np.einsum("mcr,mc->mr", xb, d) / np.maximum(dd, 1e-6)[:, None]
+    perp = xb - t[:, None, :] * d[:, :, None]
+    off = np.sqrt((perp * perp).sum(axis=1)) / np.sqrt(np.maximum(dd, 1e-6))[:, None]
+    out: NDArray[np.bool_] = (off > s.occluder_off_line) | (t > s.occluder_beyond)
+    return out
+
+
+def _border_foreign(
+    planes: NDArray[Any],
+    body_c: NDArray[np.float32],
+    d: NDArray[np.float32],
+    dd: NDArray[np.float32],
+    p: int,
+    s: DetectorSettings,
+) -> NDArray[np.bool_]:
+    """:func:`_foreign` pixels of whole patches ``planes`` ``(K, 3, p * p)`` that belong to a
+    region reaching the patch's border (an occluder comes in from outside the tile);
+    ``(K, p * p)`` bool."""
+    k = len(planes)
+    fg = _foreign(planes, body_c, d, dd, s).reshape(k * p, p).view(np.uint8)
+    n_lab, lab = cv2.connectedComponents(fg, connectivity=8)
+    lab3 = lab.reshape(k, p, p)
+    rim = np.zeros((p, p), bool)
+    rim[0, :] = rim[-1, :] = rim[:, 0] = rim[:, -1] = True
+    touching = np.zeros(n_lab, bool)
+    touching[np.unique(lab3[:, rim])] = True
+    touching[0] = False
+    out: NDArray[np.bool_] = touching[lab3].reshape(k, p * p)
+    return out
 
 
 def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
@@ -1635,6 +1772,115 @@ class _Grown:
 _NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
+def _to_whole_tile(reads: _Reads, k_look: NDArray[np.float64]) -> None:
+    """Sizes, offsets and blur of patches read at ``k_look`` ``(N,)`` x the tile's square,
+    back to fractions of the whole tile (in place): a patch of a smaller square sees the
+    symbol larger, and off-centre and blurred by as much more."""
+    reads.area *= k_look * k_look
+    reads.centroid *= k_look[:, None]
+    reads.blur *= k_look
+
+
+def _judge_grown(
+    reads: _Reads,
+    cells: NDArray[np.int64],
+    centres: NDArray[np.float64],
+    env: NDArray[np.float32],
+    scale: float,
+    glared: set[tuple[int, int]],
+    ref_ratio: float | None,
+    ref_sat: float | None,
+    ref_body: NDArray[np.float64] | None,
+    s: DetectorSettings,
+) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.float64]]:
+    """The checks a cell read by :func:`_grow_on_lattice` must pass.
+
+    Returns ``(ok, black, conf)``: ``(N,)`` tiles, ``(N,)`` of them with black (not glared)
+    margins, ``(N, 6)`` shape confidences (zeros where the outline cannot pass).
+    """
+    n = len(cells)
+    # shapes only where the second reading has a symbol too (tile by tile; a cell
+    # without one cannot pass below: d = inf). The outline's distances come first
+    # (classify_profiles returns them whatever else it weighs); the confidences, which
+    # weigh the costlier grey terms, only where the outline can pass
+    d = np.full((n, len(SHAPE_ORDER)), np.inf)
+    pr = np.zeros((n, len(SHAPE_ORDER)))
+    cand = np.nonzero(reads.ok)[0]
+    if len(cand):
+        d[cand] = classify_profiles(
+            reads.profile[cand], reads.solidity[cand], s.shape, reads.blur[cand]
+        )[0]
+    reach = s.max_shape_distance + s.shape_distance_per_blur * reads.blur
+    cand = np.nonzero(d.min(axis=1) <= reach)[0]
+    if not len(cand):
+        return np.zeros(n, bool), np.zeros(n, bool), pr
+    _, pr[cand] = classify_profiles(
+        reads.profile[cand],
+        reads.solidity[cand],
+        s.shape,
+        reads.blur[cand],
+        reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
+        reads.body_rgb[cand],
+        reads.symbol_rgb[cand],
+        None if reads.mix is None else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
+    )
+    xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
+    ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
+    env_at = env[ys, xs].astype(np.float64)
+    ok = (
+        reads.ok
+        & (d.min(axis=1) <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur)
+        # after re-centring, the symbol sits at the patch's centre (half the bound:
+        # a read that still drifts is a pattern, not a printed symbol)
+        & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
+    )
+    shape_idx = np.argmin(d, axis=1)
+    alt_idx = _alt_shapes(d, pr, reach, s.size_shape_margin)
+    every = np.ones(n, bool)
+    # next to the board, "as dark as its bodies" (ref_ratio) carries the evidence, so the
+    # absolute bound may be looser (a body lifted by blur and light nearby)
+    black = _tile_like(
+        reads,
+        shape_idx,
+        env_at,
+        every,
+        s,
+        ref_ratio=ref_ratio,
+        ref_sat=ref_sat,
+        glare=False,
+        max_dark=s.grow_max_dark,
+        alt_shape_idx=alt_idx,
+    )
+    # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
+    # patch of the board (a light check of a tablecloth next to black tiles does not)
+    glared_ok = (
+        _tile_like(
+            reads,
+            shape_idx,
+            env_at,
+            every,
+            s,
+            ref_ratio=ref_ratio,
+            ref_sat=ref_sat,
+            black_seen=True,
+            alt_shape_idx=alt_idx,
+        )
+        & ~black
+    )
+    near_glare = np.array(
+        [
+            any((r + dr, c + dc) in glared for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+            for r, c in cells
+        ]
+    )
+    ok &= black | (glared_ok & near_glare)
+    if ref_body is not None:
+        ok &= (
+            _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_body) <= s.grow_max_foreign_chroma
+        )
+    return ok, black, pr
+
+
 def _grow_on_lattice(
     image_bgr: NDArray[np.uint8],
     env: NDArray[np.float32],
@@ -1736,7 +1982,7 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_patches(image_bgr, corners, s, False, first_look=True)
+        first = _read_patches(image_bgr, corners, s, False, first_look=True, occlusion="fallback")
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -1746,7 +1992,7 @@ def _grow_on_lattice(
             look = centres[again, None, :] + s.grow_first_look * (
                 corners[again] - centres[again, None, :]
             )
-            second = _read_patches(image_bgr, look, s, False, first_look=True)
+            second = _read_patches(image_bgr, look, s, False, first_look=True, occlusion="fallback")
             first.ok[again] = second.ok
             first.centroid[again] = second.centroid
             look_scale[again[second.ok]] = s.grow_first_look
@@ -1777,91 +2023,40 @@ def _grow_on_lattice(
         # back to fractions of the whole tile (a patch of the smaller square sees the
         # symbol larger, and off-centre and blurred by as much more)
         k_look = look_scale[sub]
-        reads.area *= k_look * k_look
-        reads.centroid *= k_look[:, None]
-        reads.blur *= k_look
-        # shapes only where the second reading has a symbol too (tile by tile; a cell
-        # without one cannot pass below: d = inf). The outline's distances come first
-        # (classify_profiles returns them whatever else it weighs); the confidences, which
-        # weigh the costlier grey terms, only where the outline can pass
-        d = np.full((n, len(SHAPE_ORDER)), np.inf)
-        pr = np.zeros((n, len(SHAPE_ORDER)))
-        cand = np.nonzero(reads.ok)[0]
-        if len(cand):
-            d[cand] = classify_profiles(
-                reads.profile[cand], reads.solidity[cand], s.shape, reads.blur[cand]
-            )[0]
-        reach = s.max_shape_distance + s.shape_distance_per_blur * reads.blur
-        cand = np.nonzero(d.min(axis=1) <= reach)[0]
-        if not len(cand):
-            break
-        _, pr[cand] = classify_profiles(
-            reads.profile[cand],
-            reads.solidity[cand],
-            s.shape,
-            reads.blur[cand],
-            reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
-            reads.body_rgb[cand],
-            reads.symbol_rgb[cand],
-            None
-            if reads.mix is None
-            else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
+        _to_whole_tile(reads, k_look)
+        ok, black, pr = _judge_grown(
+            reads, cells, centres, env, scale, glared, ref_ratio, ref_sat, ref_body, s
         )
-        xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
-        ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
-        env_at = env[ys, xs].astype(np.float64)
-        ok = (
-            reads.ok
-            & (d.min(axis=1) <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur)
-            # after re-centring, the symbol sits at the patch's centre (half the bound:
-            # a read that still drifts is a pattern, not a printed symbol)
-            & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
-        )
-        shape_idx = np.argmin(d, axis=1)
-        alt_idx = _alt_shapes(d, pr, reach, s.size_shape_margin)
-        every = np.ones(n, bool)
-        # next to the board, "as dark as its bodies" (ref_ratio) carries the evidence, so the
-        # absolute bound may be looser (a body lifted by blur and light nearby)
-        black = _tile_like(
-            reads,
-            shape_idx,
-            env_at,
-            every,
-            s,
-            ref_ratio=ref_ratio,
-            ref_sat=ref_sat,
-            glare=False,
-            max_dark=s.grow_max_dark,
-            alt_shape_idx=alt_idx,
-        )
-        # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
-        # patch of the board (a light check of a tablecloth next to black tiles does not)
-        glared_ok = (
-            _tile_like(
-                reads,
-                shape_idx,
-                env_at,
-                every,
+        if s.occluder_max_share > 0 and not ok.all():
+            # a cell that fails may be a tile a hand or sleeve covers a little of: read it
+            # again with the occluder's colour left out of the margin and the symbol
+            retry = np.nonzero(~ok)[0]
+            again_reads = _read_patches(
+                image_bgr,
+                read_at[np.searchsorted(ext, sub)][retry],
                 s,
-                ref_ratio=ref_ratio,
-                ref_sat=ref_sat,
-                black_seen=True,
-                alt_shape_idx=alt_idx,
+                keep,
+                occlusion="all",
             )
-            & ~black
-        )
-        near_glare = np.array(
-            [
-                any((r + dr, c + dc) in glared for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-                for r, c in cells
-            ]
-        )
-        ok &= black | (glared_ok & near_glare)
-        if ref_body is not None:
-            ok &= (
-                _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_body)
-                <= s.grow_max_foreign_chroma
+            _to_whole_tile(again_reads, k_look[retry])
+            ok2, black2, pr2 = _judge_grown(
+                again_reads,
+                cells[retry],
+                centres[retry],
+                env,
+                scale,
+                glared,
+                ref_ratio,
+                ref_sat,
+                ref_body,
+                s,
             )
+            if ok2.any():
+                got_i = np.nonzero(ok2)[0]
+                reads.put(retry[got_i], again_reads.take(got_i))
+                ok[retry[got_i]] = True
+                black[retry[got_i]] = black2[got_i]
+                pr[retry[got_i]] = pr2[got_i]
         if not ok.any():
             break
         idx = np.nonzero(ok)[0]
