@@ -291,6 +291,18 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
+            glared tile (a highlight a tile wide) is still taken by growth when, with the
+            board's black margins made grey (von Kries gains), it is grey too - at most
+            ``glare_lone_max_saturation``: glare is the light's own colour - while its symbol
+            is more saturated than it and brighter in some channel by
+            ``glare_lone_min_paint`` levels (paint reflects more than black in its own
+            colour, and glare adds to both). Lone glared tiles on the cached sets: 0.00-0.08
+            (purple-cloth cast up to 0.25); look-alikes next to boards: 0.10 (a white check
+            of a gingham, whose "symbol" is less saturated than it), 0.06-0.09 (a grey table
+            around darker blots, whose "symbol" is darker in every channel), 0.17-0.60 (cloth
+            and wood). M2026 / ML2026: 5 / 1 more tiles, no false one, one read wrong (a
+            motion-blurred diamond as a clover); 0 turns it off.
         occluder_max_share, occluder_min_share, occluder_off_line, occluder_beyond,
         occluder_side_visible, occluder_max_touch: a cell read by growth that fails is read
             again with an occluder left out: pixels farther than ``occluder_off_line`` x
@@ -414,6 +426,8 @@ class DetectorSettings:
     max_shape_distance: float = 0.3
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
+    glare_lone_max_saturation: float = 0.12
+    glare_lone_min_paint: float = 10.0
     occluder_max_share: float = 0.35
     occluder_min_share: float = 0.05
     occluder_off_line: float = 0.35
@@ -1873,6 +1887,23 @@ def _judge_grown(
             for r, c in cells
         ]
     )
+    if ref_body is not None and s.glare_lone_max_saturation > 0:
+        # glare is the light's own colour, which the board's black margins show: with them
+        # made grey, a glared margin is grey too (a cloth's light check or a wood pocket
+        # keeps its colour), and the paint, brighter than black in its own colour, still
+        # shows over it (a grey table around a darker blot does not): such a margin needs no
+        # glared neighbour
+        gain = float(np.mean(ref_body) + 1.0) / (np.asarray(ref_body, np.float64) + 1.0)
+        b_bal = reads.body_rgb * gain[None, :]
+        y_bal = reads.symbol_rgb * gain[None, :]
+        grey = (b_bal.max(axis=1) - b_bal.min(axis=1)) / np.maximum(b_bal.max(axis=1), 1.0)
+        y_sat = (y_bal.max(axis=1) - y_bal.min(axis=1)) / np.maximum(y_bal.max(axis=1), 1.0)
+        lone = (
+            (grey <= s.glare_lone_max_saturation)
+            & (y_sat > grey)
+            & ((y_bal - b_bal).max(axis=1) >= s.glare_lone_min_paint)
+        )
+        near_glare = near_glare | lone
     ok &= black | (glared_ok & near_glare)
     if ref_body is not None:
         ok &= (
