@@ -844,6 +844,7 @@ class _Reads:
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
     mix: NDArray[np.float32] | None = None  # (N, p * p) share of symbol light (linear RGB)
     clipped: NDArray[np.float64] | None = None  # (N, 3) share of symbol pixels clipped, R G B
+    occluder: NDArray[np.bool_] | None = None  # (N,) a margin partly of a third colour (probe)
 
     def take(self, idx: NDArray[np.int64]) -> _Reads:
         """The readings of tiles ``idx``."""
@@ -864,6 +865,7 @@ class _Reads:
             None if self.masks is None else self.masks[idx],
             None if self.mix is None else self.mix[idx],
             None if self.clipped is None else self.clipped[idx],
+            None if self.occluder is None else self.occluder[idx],
         )
 
     def concat(self, other: _Reads) -> _Reads:
@@ -893,6 +895,7 @@ class _Reads:
             "masks",
             "mix",
             "clipped",
+            "occluder",
         ):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine is not None and theirs is not None:
@@ -976,10 +979,12 @@ def _read_patches(
         only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
             resampled only as their neighbours in the stack, which the smoothing and the
             Laplacian reach across, so each reads as in a reading of all N.
-        occlusion: ``"off"``; ``"fallback"``: a patch whose margin fails is judged again
-            without an occluder (``occluder_*`` settings) and its symbol segmented without
-            it; ``"all"``: every patch with an occluder in range is read so (growth's second
-            reading of the cells that failed).
+        occlusion: ``"off"``; ``"probe"``: only mark (``occluder``) the patches whose margin
+            shows a third colour over ``occluder_min_share`` to ``occluder_max_share`` of it;
+            ``"fallback"``: a patch whose margin fails is judged again without an occluder
+            (``occluder_*`` settings) and its symbol segmented without it; ``"all"``: every
+            patch with an occluder in range is read so (growth's second reading of the cells
+            that failed).
 
     Returns:
         :class:`_Reads` over the N tiles (the M of ``only``).
@@ -1072,7 +1077,13 @@ def _read_patches(
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
     occluded = np.zeros(n, bool)
-    occ_mask = np.zeros((n, pp), bool) if occlusion != "off" else None
+    probe: NDArray[np.bool_] | None = None
+    if occlusion == "probe":  # only whether a margin shows a third colour in the range
+        probe = np.zeros(n, bool)
+        if s.occluder_max_share > 0 and len(con):
+            share = _foreign(margin_c, body_cc, d[con], dd_c, s).mean(axis=1)
+            probe[con] = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
+    occ_mask = np.zeros((n, pp), bool) if occlusion in ("fallback", "all") else None
     if occ_mask is not None and s.occluder_max_share > 0 and len(con):
         # a hand, arm or sleeve over part of the margin is a third colour: neither black paint
         # nor the symbol's paint, nor a mix of the two (blur); it is left out of the margin's
@@ -1208,6 +1219,7 @@ def _read_patches(
         )
         * geo.inner_flat[None, :],
         clipped=clipped,
+        occluder=probe,
     )
 
 
@@ -2048,7 +2060,9 @@ def _grow_on_lattice(
         read_at = centres[ext, None, :] + look_scale[ext, None, None] * (
             corners[ext] - centres[ext, None, :]
         )
-        reads = _read_patches(image_bgr, read_at, s, keep, only=np.searchsorted(ext, sub))
+        reads = _read_patches(
+            image_bgr, read_at, s, keep, only=np.searchsorted(ext, sub), occlusion="probe"
+        )
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
         # back to fractions of the whole tile (a patch of the smaller square sees the
@@ -2058,10 +2072,10 @@ def _grow_on_lattice(
         ok, black, pr = _judge_grown(
             reads, cells, centres, env, scale, glared, ref_ratio, ref_sat, ref_body, s
         )
-        if s.occluder_max_share > 0 and not ok.all():
+        retry = np.nonzero(~ok & (reads.occluder if reads.occluder is not None else False))[0]
+        if s.occluder_max_share > 0 and len(retry):
             # a cell that fails may be a tile a hand or sleeve covers a little of: read it
             # again with the occluder's colour left out of the margin and the symbol
-            retry = np.nonzero(~ok)[0]
             again_reads = _read_patches(
                 image_bgr,
                 read_at[np.searchsorted(ext, sub)][retry],

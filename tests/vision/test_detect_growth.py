@@ -186,6 +186,9 @@ def test_an_occluder_over_a_margin_is_left_out_but_never_guessed() -> None:
     read = _read_patches(sleeve, corners[None], s, False, occlusion="all")
     assert read.ok[0]
     assert abs(read.area[0] - _read_patches(clear, corners[None], s, False).area[0]) < 0.02
+    # the plain reading marks the patch to read again (growth reads only those twice)
+    assert _read_patches(sleeve, corners[None], s, False, occlusion="probe").occluder[0]
+    assert not _read_patches(clear, corners[None], s, False, occlusion="probe").occluder[0]
     # a sleeve over the diamond's tip: the symbol may be cut, so it is not read
     cut, _ = _tile_image(finger=True, touch=True)
     assert not _read_patches(cut, corners[None], s, False, occlusion="all").ok[0]
