@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
+from other_print import linear_from_srgb255, other_print, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -30,54 +31,6 @@ from vision.shapes import (
 
 P = 48  # the detector's patch side (DetectorSettings.patch_px)
 INSET = 0.08  # DetectorSettings.patch_inset
-
-
-def _circle(cx: float, cy: float, r: float, n: int = 64) -> NDArray[np.float64]:
-    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
-    return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], axis=1)
-
-
-def _star(points: int, outer: float, inner: float, phase: float) -> NDArray[np.float64]:
-    out = []
-    for k in range(2 * points):
-        a = phase + k * math.pi / points
-        r = outer if k % 2 == 0 else inner
-        out.append((r * math.cos(a), r * math.sin(a)))
-    return np.array(out)
-
-
-def _other_print(shape: Shape) -> list[NDArray[np.float64]]:
-    """Polygons (tile side 1, centre 0) of a printing with other proportions than
-    :func:`vision.shapes.shape_polygon`: fatter clover lobes, a larger diamond, a star8 with
-    shallower valleys."""
-    if shape is Shape.CIRCLE:
-        return [_circle(0, 0, 0.29)]
-    if shape is Shape.SQUARE:
-        s = 0.27
-        return [np.array([[-s, -s], [s, -s], [s, s], [-s, s]])]
-    if shape is Shape.DIAMOND:
-        d = 0.37
-        return [np.array([[0, -d], [d, 0], [0, d], [-d, 0]])]
-    if shape is Shape.CLOVER:
-        lobes = [
-            _circle(0.16 * math.cos(a), 0.16 * math.sin(a), 0.155)
-            for a in np.arange(4) * math.pi / 2
-        ]
-        return [*lobes, _circle(0, 0, 0.13)]
-    if shape is Shape.STAR4:
-        return [_star(4, 0.40, 0.12, math.pi / 4)]
-    return [_star(8, 0.36, 0.21, 0.0)]
-
-
-def _srgb(lin: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Linear light 0..1 to sRGB 0..255 (IEC 61966-2-1), unrounded."""
-    v = np.clip(lin, 0.0, 1.0)
-    return 255.0 * np.where(v > 0.0031308, 1.055 * v ** (1 / 2.4) - 0.055, 12.92 * v)
-
-
-def _lin(srgb: tuple[float, float, float]) -> NDArray[np.float64]:
-    v = np.asarray(srgb, np.float64) / 255.0
-    return np.where(v > 0.04045, ((v + 0.055) / 1.055) ** 2.4, v / 12.92)
 
 
 def _tile(
@@ -101,14 +54,14 @@ def _tile(
     scale = rng.uniform(0.92, 1.08)
     shift = rng.uniform(-0.02, 0.02, 2)
     big = np.zeros((P * ss, P * ss), np.uint8)
-    for poly in _other_print(shape):
+    for poly in other_print(shape):
         pts = ((poly @ rot.T) * scale + shift + 0.5) * P * ss
         cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
     cover = cv2.resize(big, (P, P), interpolation=cv2.INTER_AREA).astype(np.float64) / 255
     mix = cv2.GaussianBlur(cover, (0, 0), blur * P)
-    lb, ls = _lin(body), _lin(symbol)
+    lb, ls = linear_from_srgb255(body), linear_from_srgb255(symbol)
     lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
-    img = _srgb(lin) + rng.normal(0, 2.0, lin.shape)
+    img = srgb_from_linear(lin) + rng.normal(0, 2.0, lin.shape)
     return np.clip(np.round(img), 0, 255).astype(np.float64), lb, mix
 
 

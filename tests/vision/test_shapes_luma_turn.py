@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
+from other_print import linear_from_srgb255, other_print, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -38,45 +39,6 @@ SMOOTH = 0.012  # DetectorSettings.patch_smooth
 K = round(INSET * P)
 INNER = np.zeros((P, P), bool)
 INNER[K : P - K, K : P - K] = True
-
-
-def _circle(cx: float, cy: float, r: float, n: int = 64) -> NDArray[np.float64]:
-    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
-    return np.stack([cx + r * np.cos(t), cy + r * np.sin(t)], axis=1)
-
-
-def _polys(shape: Shape) -> list[NDArray[np.float64]]:
-    """Another printing (tile side 1, centre 0): fatter clover lobes, a larger diamond, a
-    star8 with shallower valleys, a smaller circle."""
-    if shape is Shape.CIRCLE:
-        return [_circle(0, 0, 0.29)]
-    if shape is Shape.DIAMOND:
-        d = 0.37
-        return [np.array([[0, -d], [d, 0], [0, d], [-d, 0]])]
-    if shape is Shape.CLOVER:
-        lobes = [
-            _circle(0.16 * math.cos(a), 0.16 * math.sin(a), 0.155)
-            for a in np.arange(4) * math.pi / 2
-        ]
-        return [*lobes, _circle(0, 0, 0.13)]
-    if shape is Shape.STAR8:
-        pts = []
-        for k in range(16):
-            a = k * math.pi / 8
-            r = 0.36 if k % 2 == 0 else 0.21
-            pts.append((r * math.cos(a), r * math.sin(a)))
-        return [np.array(pts)]
-    raise ValueError(shape)
-
-
-def _srgb(lin: NDArray[np.float64]) -> NDArray[np.float64]:
-    v = np.clip(lin, 0.0, 1.0)
-    return 255.0 * np.where(v > 0.0031308, 1.055 * v ** (1 / 2.4) - 0.055, 12.92 * v)
-
-
-def _lin(srgb: tuple[float, float, float]) -> NDArray[np.float64]:
-    v = np.asarray(srgb, np.float64) / 255.0
-    return np.where(v > 0.04045, ((v + 0.055) / 1.055) ** 2.4, v / 12.92)
 
 
 def _patch(
@@ -105,14 +67,16 @@ def _patch(
     scale = rng.uniform(0.94, 1.06)
     shift = rng.uniform(-0.02, 0.02, 2)
     big = np.zeros((tile_px * ss, tile_px * ss), np.uint8)
-    for poly in _polys(shape):
+    for poly in other_print(shape):
         pts = ((poly @ rot.T) * scale + shift + 0.5) * tile_px * ss
         cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
     cover = cv2.resize(big, (tile_px, tile_px), interpolation=cv2.INTER_AREA) / 255.0
     mix = cv2.GaussianBlur(cover, (0, 0), blur * tile_px)
-    lb, ls = _lin(body_rgb), _lin(symbol_rgb)
+    lb, ls = linear_from_srgb255(body_rgb), linear_from_srgb255(symbol_rgb)
     lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
-    rgb = np.clip(np.round(_srgb(lin) + rng.normal(0, 1.5, lin.shape)), 0, 255).astype(np.uint8)
+    rgb = np.clip(np.round(srgb_from_linear(lin) + rng.normal(0, 1.5, lin.shape)), 0, 255).astype(
+        np.uint8
+    )
     bgr = np.ascontiguousarray(rgb[..., ::-1])
     if jpeg is not None:
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
