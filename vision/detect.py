@@ -51,11 +51,12 @@ from vision.scratch import MAX_KEEP_BYTES, scratch
 from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
-    classify_profiles,
     linear_light_mix,
+    outline_distances,
     prototype_areas,
     prototype_perimeters,
     radial_profiles,
+    shape_confidences,
     shape_polygon,
     single_thread_matmul,
 )
@@ -1480,7 +1481,7 @@ class _Grown:
     centres_xy: NDArray[np.float64]  # (M, 2) symbol centres, image px
     corners_xy: NDArray[np.float64]  # (M, 4, 2)
     reads: _Reads
-    shape_conf: NDArray[np.float64]  # (M, 6)
+    outline: NDArray[np.float64]  # (M, 6) the outline's distances (shapes.outline_distances)
 
 
 #: The 3 x 3 neighbourhood of a cell (itself included), row-major as nested dr, dc loops.
@@ -1618,32 +1619,18 @@ def _grow_on_lattice(
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
         # shapes only where the second reading has a symbol too (tile by tile; a cell
-        # without one cannot pass below: d = inf). The outline's distances come first
-        # (classify_profiles returns them whatever else it weighs); the confidences, which
-        # weigh the costlier grey terms, only where the outline can pass
+        # without one cannot pass below: d = inf). The outline's distances decide; the
+        # confidences, which weigh the costlier grey terms, are read by the caller for the
+        # tiles it keeps
         d = np.full((n, len(SHAPE_ORDER)), np.inf)
-        pr = np.zeros((n, len(SHAPE_ORDER)))
         cand = np.nonzero(reads.ok)[0]
         if len(cand):
-            d[cand] = classify_profiles(
+            d[cand] = outline_distances(
                 reads.profile[cand], reads.solidity[cand], s.shape, reads.blur[cand]
-            )[0]
+            )
         reach = s.max_shape_distance + s.shape_distance_per_blur * reads.blur
-        cand = np.nonzero(d.min(axis=1) <= reach)[0]
-        if not len(cand):
+        if not (d.min(axis=1) <= reach).any():
             break
-        _, pr[cand] = classify_profiles(
-            reads.profile[cand],
-            reads.solidity[cand],
-            s.shape,
-            reads.blur[cand],
-            reads.score[cand].reshape(len(cand), s.patch_px, s.patch_px),
-            reads.body_rgb[cand],
-            reads.symbol_rgb[cand],
-            None
-            if reads.mix is None
-            else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
-        )
         xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
         ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
         env_at = env[ys, xs].astype(np.float64)
@@ -1695,7 +1682,7 @@ def _grow_on_lattice(
             break
         idx = np.nonzero(ok)[0]
         glared.update((int(r), int(c)) for r, c in cells[ok & ~black])
-        got.append((cells[idx], centres[idx], corners[idx], reads.take(idx), pr[idx]))
+        got.append((cells[idx], centres[idx], corners[idx], reads.take(idx), d[idx]))
         taken.update((int(r), int(c)) for r, c in cells[idx])
         pred = _apply_h(image_from_grid, cells[idx][:, ::-1].astype(np.float64))
         for (r, c), xy, p in zip(cells[idx], centres[idx], pred, strict=True):
@@ -1710,7 +1697,7 @@ def _grow_on_lattice(
         centres_xy=np.concatenate([g[1] for g in got]),
         corners_xy=np.concatenate([g[2] for g in got]),
         reads=reads_all,
-        shape_conf=np.concatenate([g[4] for g in got]),
+        outline=np.concatenate([g[4] for g in got]),
     )
 
 
@@ -2122,7 +2109,7 @@ def _assemble(
     full_centres = centres / scale
     prev_corners: NDArray[np.float64] | None = None
     reads: _Reads | None = None
-    shape_conf = np.zeros((n, len(SHAPE_ORDER)))
+    outline = np.zeros((n, len(SHAPE_ORDER)))  # the outline's distances per prototype
     shape_dist = np.full(n, np.inf)
     outline_shape = np.zeros(n, np.int64)  # best prototype by the outline alone
     for _round in range(s.refit_rounds + 1):
@@ -2155,21 +2142,12 @@ def _assemble(
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
             new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
-            d, pr = classify_profiles(
-                new.profile,
-                new.solidity,
-                s.shape,
-                new.blur,
-                new.score.reshape(len(todo), s.patch_px, s.patch_px),
-                new.body_rgb,
-                new.symbol_rgb,
-                None if new.mix is None else new.mix.reshape(len(todo), s.patch_px, s.patch_px),
-            )
+            d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
             if reads is None:
                 reads = new
             else:
                 reads.put(todo, new)
-            shape_conf[todo] = pr
+            outline[todo] = d
             shape_dist[todo] = np.where(new.ok, d.min(axis=1), np.inf)
             outline_shape[todo] = np.argmin(d, axis=1)
         assert reads is not None
@@ -2255,7 +2233,7 @@ def _assemble(
                 for c in grown.centres_xy
             ]
             reads = reads.concat(grown.reads)
-            shape_conf = np.concatenate([shape_conf, grown.shape_conf])
+            outline = np.concatenate([outline, grown.outline])
             cells = np.concatenate([cells, grown.cells])
             residual = np.concatenate([residual, np.zeros(m)])
             corners_all = np.concatenate([corners_all, grown.corners_xy])
@@ -2302,7 +2280,20 @@ def _assemble(
         col_read.distances.min(axis=1) <= s.max_colour_distance if len(idx) else np.zeros(0, bool)
     ).tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
-    conf_s = shape_conf[ix] if len(idx) else np.zeros((0, len(SHAPE_ORDER)))
+    # shape confidences (the grey terms) only for the tiles returned
+    conf_s = np.zeros((len(idx), len(SHAPE_ORDER)))
+    named = ix[np.asarray(paint, bool)] if len(idx) else ix
+    if len(named):
+        p = s.patch_px
+        conf_s[np.asarray(paint, bool)] = shape_confidences(
+            outline[named],
+            s.shape,
+            reads.blur[named],
+            reads.score[named].reshape(len(named), p, p),
+            reads.body_rgb[named],
+            reads.symbol_rgb[named],
+            None if reads.mix is None else reads.mix[named].reshape(len(named), p, p),
+        )
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
     top_c, top_s = np.argsort(-conf_c, axis=1)[:, :2], np.argsort(-conf_s, axis=1)[:, :2]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
