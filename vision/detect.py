@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -62,6 +64,8 @@ from vision.shapes import (
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -263,6 +267,11 @@ class DetectorSettings:
             (:func:`vision.rulecheck.rule_check`: where a tile's runner-up makes its lines
             legal and the camera finds it nearly as likely); None reports the camera's own
             best readings. Changes are listed in ``Observation.rule_changes``.
+        helper_thread: run independent stages on one helper thread (shared by the process)
+            while the calling thread goes on: the board's shape confidences while growth
+            reads the free cells, the lifted-mask search while the neutral one runs. The
+            readings are the same either way (each stage reads only its own inputs); on a
+            machine with a core to spare a frame takes less wall time.
     """
 
     work_long_side: int = 960
@@ -340,6 +349,7 @@ class DetectorSettings:
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)
     rule_check: RuleCheckSettings | None = field(default_factory=RuleCheckSettings)
+    helper_thread: bool = True
 
 
 # ----------------------------------------------------------------------------- stages
@@ -469,6 +479,26 @@ def _neutral_mask(
     np.maximum(limit, s.neutral_min, out=limit)
     below = np.less(chroma, limit, out=scratch("neutral.below", hi.shape, np.bool_))
     return below.view(np.uint8) * np.uint8(255), chroma
+
+
+def _lifted_candidates(
+    v: NDArray[np.uint8],
+    env: NDArray[np.float32],
+    box: tuple[int, int, int, int],
+    s: DetectorSettings,
+    area_range: tuple[float, float] | None,
+) -> list[_Candidate]:
+    """Symbol holes of the lifted dark mask ``V < dark_ratio_lifted * E`` in ``box`` (``x0,
+    y0, x1, y1``, work px; candidates in the box's coordinates): bodies that mild glare or
+    blur into the table lift above ``dark_ratio``."""
+    x0, y0, x1, y1 = box
+    vb = cv2.medianBlur(v[y0:y1, x0:x1], 3)
+    thr = np.multiply(
+        env[y0:y1, x0:x1], s.dark_ratio_lifted, out=scratch("lifted.thr", vb.shape, np.float32)
+    )
+    below = np.less(vb, thr, out=scratch("lifted.below", vb.shape, np.bool_))
+    lifted = below.view(np.uint8) * np.uint8(255)
+    return _symbol_candidates(lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, area_range)[0]
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
@@ -839,8 +869,45 @@ def _bilinear_weights(p: int) -> NDArray[np.float32]:
     return w
 
 
+class _TileSource:
+    """The image tile tops are read from, and a BGRA copy of the region read (see
+    :func:`_read_patches`), kept for the reads of one ``detect``: the board's tiles, then
+    growth's looks at the free cells around them, which lie within ``grow_tiles`` tile sides
+    of the region first read (the copy is made that much larger at once)."""
+
+    def __init__(self, image_bgr: NDArray[np.uint8], grow_tiles: float = 0.0) -> None:
+        self.image_bgr = image_bgr
+        self.grow_tiles = grow_tiles
+        self._box = (0, 0, 0, 0)
+        self._bgra: NDArray[np.uint8] | None = None
+
+    def bgra(
+        self, box: tuple[int, int, int, int], side: float
+    ) -> tuple[NDArray[np.uint8] | None, int, int]:
+        """A BGRA copy ``(h, w, 4)`` of a region holding ``box`` (``x0, y0, x1, y1``, image
+        px) and its top-left corner, or ``(None, 0, 0)`` when that would not fit a kept
+        scratch buffer. ``side``: the tiles' side (px), for ``grow_tiles``."""
+        x0, y0, x1, y1 = box
+        bx0, by0, bx1, by1 = self._box
+        if self._bgra is not None and bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
+            return self._bgra, bx0, by0
+        h, w = self.image_bgr.shape[:2]
+        g = math.ceil(self.grow_tiles * side)
+        grown = (max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g))
+        for nx0, ny0, nx1, ny1 in (grown, box):
+            if (ny1 - ny0) * (nx1 - nx0) * 4 <= MAX_KEEP_BYTES:
+                self._bgra = cv2.cvtColor(
+                    self.image_bgr[ny0:ny1, nx0:nx1],
+                    cv2.COLOR_BGR2BGRA,
+                    dst=scratch("patches.bgra", (ny1 - ny0, nx1 - nx0, 4), np.uint8),
+                )
+                self._box = (nx0, ny0, nx1, ny1)
+                return self._bgra, nx0, ny0
+        return None, 0, 0
+
+
 def _read_patches(
-    image_bgr: NDArray[np.uint8],
+    image_bgr: NDArray[np.uint8] | _TileSource,
     corners_xy: NDArray[np.float64],
     s: DetectorSettings,
     keep: bool,
@@ -862,7 +929,8 @@ def _read_patches(
     tile shows. The symbol is the connected blob best placed and largest near the centre.
 
     Args:
-        image_bgr: ``(H, W, 3)`` uint8.
+        image_bgr: ``(H, W, 3)`` uint8, or a :class:`_TileSource` of it (shared by the reads
+            of one detect).
         corners_xy: ``(N, 4, 2)`` tile-top corners in image pixels, clockwise from top-left.
         keep: also return the patches and symbol masks (debugging).
         first_look: only ``ok``, ``centroid`` and the margin's colour are wanted (growth's
@@ -876,6 +944,8 @@ def _read_patches(
     Returns:
         :class:`_Reads` over the N tiles (the M of ``only``).
     """
+    source = image_bgr if isinstance(image_bgr, _TileSource) else _TileSource(image_bgr)
+    image = source.image_bgr
     p = s.patch_px
     n = len(corners_xy)
     pp = p * p
@@ -888,28 +958,26 @@ def _read_patches(
     # cv2.remap resamples 4-channel pixels about 2.5x faster than 3-channel ones, to the same
     # values (104 patches: 0.51 vs 1.32 ms), so the region the patches read is converted to
     # BGRA first (about 0.15 ms per megapixel) when it fits a kept scratch buffer (a larger
-    # one, e.g. a board in a 12 MP photo, would cost more in fresh pages than it saves). Its
-    # margin of 2 px holds every bilinear footprint; where it reaches the image's edge, the
-    # border is the image's own. The maps move by whole pixels, which float32 subtracts
-    # exactly (every sample is right of and below the region's corner, so the difference is
-    # a multiple of the sample's own ulp)
-    h_img, w_img = image_bgr.shape[:2]
+    # one, e.g. a board in a 12 MP photo, would cost more in fresh pages than it saves), once
+    # per detect (``_TileSource``). Its margin of 2 px holds every bilinear footprint; where it
+    # reaches the image's edge, the border is the image's own. The maps move by whole pixels,
+    # which float32 subtracts exactly (every sample is right of and below the region's corner,
+    # so the difference is a multiple of the sample's own ulp)
+    h_img, w_img = image.shape[:2]
     x0 = max(0, math.floor(float(mx.min())) - 2)
     y0 = max(0, math.floor(float(my.min())) - 2)
     x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3))
     y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3))
     # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
     mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
-    src, dst = image_bgr, mosaic
-    if (y1 - y0) * (x1 - x0) * 4 <= MAX_KEEP_BYTES:
-        src = cv2.cvtColor(
-            image_bgr[y0:y1, x0:x1],
-            cv2.COLOR_BGR2BGRA,
-            dst=scratch("patches.bgra", (y1 - y0, x1 - x0, 4), np.uint8),
-        )
+    src, dst = image, mosaic
+    side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max()) if n else 0.0
+    bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side)
+    if bgra is not None:
+        src = bgra
         dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
-        mx -= np.float32(x0)
-        my -= np.float32(y0)
+        mx -= np.float32(bx0)
+        my -= np.float32(by0)
     for a in range(0, n * p, rows):
         cv2.remap(
             src,
@@ -1489,7 +1557,7 @@ _NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
 def _grow_on_lattice(
-    image_bgr: NDArray[np.uint8],
+    source: _TileSource,
     env: NDArray[np.float32],
     scale: float,
     image_from_grid: NDArray[np.float64],
@@ -1521,7 +1589,7 @@ def _grow_on_lattice(
 
     Returns None when nothing joined.
     """
-    h_img, w_img = image_bgr.shape[:2]
+    h_img, w_img = source.image_bgr.shape[:2]
     taken = {(int(r), int(c)) for r, c in have}
     glared = {(int(r), int(c)) for r, c in have_glared}
     tried = set(taken)
@@ -1586,7 +1654,7 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_patches(image_bgr, corners, s, False, first_look=True)
+        first = _read_patches(source, corners, s, False, first_look=True)
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -1596,7 +1664,7 @@ def _grow_on_lattice(
             look = centres[again, None, :] + s.grow_first_look * (
                 corners[again] - centres[again, None, :]
             )
-            second = _read_patches(image_bgr, look, s, False, first_look=True)
+            second = _read_patches(source, look, s, False, first_look=True)
             first.ok[again] = second.ok
             first.centroid[again] = second.centroid
             look_scale[again] = s.grow_first_look
@@ -1615,7 +1683,7 @@ def _grow_on_lattice(
         if not len(sub):
             break
         ext = np.unique(np.clip(np.concatenate([sub - 1, sub, sub + 1]), 0, n - 1))
-        reads = _read_patches(image_bgr, corners[ext], s, keep, only=np.searchsorted(ext, sub))
+        reads = _read_patches(source, corners[ext], s, keep, only=np.searchsorted(ext, sub))
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
         # shapes only where the second reading has a symbol too (tile by tile; a cell
@@ -1699,6 +1767,58 @@ def _grow_on_lattice(
         reads=reads_all,
         outline=np.concatenate([g[4] for g in got]),
     )
+
+
+def _shape_confidences_of(
+    reads: _Reads, outline: NDArray[np.float64], idx: NDArray[np.int64], s: DetectorSettings
+) -> NDArray[np.float64]:
+    """:func:`vision.shapes.shape_confidences` ``(M, 6)`` of the tiles ``idx`` (``(M,)``) of
+    ``reads`` and their outline distances ``outline`` (``(N, 6)``)."""
+    p = s.patch_px
+    m = len(idx)
+    if m == 0:
+        return np.zeros((0, len(SHAPE_ORDER)))
+    return shape_confidences(
+        outline[idx],
+        s.shape,
+        reads.blur[idx],
+        reads.score[idx].reshape(m, p, p),
+        reads.body_rgb[idx],
+        reads.symbol_rgb[idx],
+        None if reads.mix is None else reads.mix[idx].reshape(m, p, p),
+    )
+
+
+class _Inline:
+    """Runs a submitted call at once, on the calling thread (``concurrent.futures`` style)."""
+
+    @staticmethod
+    def submit(fn: Callable[..., _T], *args: Any) -> Future[_T]:
+        done: Future[_T] = Future()
+        try:
+            done.set_result(fn(*args))
+        except BaseException as exc:  # handed to .result(), as an executor does
+            done.set_exception(exc)
+        return done
+
+
+_HELPER: ThreadPoolExecutor | None = None
+_HELPER_LOCK = threading.Lock()
+
+
+def _helper(s: DetectorSettings) -> ThreadPoolExecutor | _Inline:
+    """The process's helper thread for independent stages (``helper_thread``), else inline.
+
+    One thread, started on first use and shared by every caller (calls from several threads
+    queue on it; none waits for another's call to finish, only for its own).
+    """
+    global _HELPER
+    if not s.helper_thread:
+        return _Inline()
+    with _HELPER_LOCK:
+        if _HELPER is None:
+            _HELPER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="detect-helper")
+        return _HELPER
 
 
 def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -1788,21 +1908,15 @@ def detect(
         box = (x0, y0, x1, y1)
         for _grow in range(s.weak_search_rounds):
             x0, y0, x1, y1 = box
-            c_lift: list[_Candidate] = []
-            if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
-                vb = cv2.medianBlur(v[y0:y1, x0:x1], 3)
-                thr = np.multiply(
-                    env[y0:y1, x0:x1],
-                    s.dark_ratio_lifted,
-                    out=scratch("lifted.thr", vb.shape, np.float32),
-                )
-                below = np.less(vb, thr, out=scratch("lifted.below", vb.shape, np.bool_))
-                lifted = below.view(np.uint8) * np.uint8(255)
-                c_lift, _ = _symbol_candidates(
-                    lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
-                )
+            # the lifted mask's holes on the helper thread, the neutral mask's here
+            lift_job = (
+                _helper(s).submit(_lifted_candidates, v, env, box, s, rng_area)
+                if s.dark_ratio_lifted > 0
+                else None
+            )
             neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
             c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
+            c_lift: list[_Candidate] = [] if lift_job is None else lift_job.result()
             off = np.array([[[x0, y0]]], np.int32)
             off_xy = np.array([x0, y0], np.float64)
             for group in (c_lift, c_neutral):
@@ -1872,13 +1986,16 @@ def detect(
             s_read = replace(s, patch_smooth=min(smooth, s.max_patch_smooth))
     if dbg is not None:
         dbg["noise"] = noise
+    # tile tops are read from a BGRA copy of the board's region, made once, large enough for
+    # growth's looks at the free cells around it (about a tile beyond the board)
+    source = _TileSource(image_bgr, grow_tiles=1.25)
     tiles, lattice, quality = _assemble(
-        image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg
+        source, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
     if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         other = _assemble(
-            image_bgr, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
+            source, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
         )
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
@@ -2013,7 +2130,7 @@ def _calibrated_rgb(
 
 
 def _assemble(
-    image_bgr: NDArray[np.uint8],
+    source: _TileSource,
     v: NDArray[np.uint8],
     env: NDArray[np.float32],
     cands: list[_Candidate],
@@ -2026,6 +2143,7 @@ def _assemble(
     diagonal_pitch: bool = False,
 ) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
     empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
+    image_bgr = source.image_bgr
     if not cands:
         return [], None, empty_q
     # --- tile sides and angles (work px)
@@ -2141,7 +2259,7 @@ def _assemble(
             moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
-            new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
+            new = _read_patches(source, corners_all[todo], s, keep_dbg)
             d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
             if reads is None:
                 reads = new
@@ -2198,10 +2316,21 @@ def _assemble(
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False
+    # one tile per cell: keep the best-centred (grown tiles below take free cells, one each)
+    best_in_cell: dict[tuple[int, int], int] = {}
+    for i in np.nonzero(valid)[0]:
+        key = (int(cells[i][0]), int(cells[i][1]))
+        j = best_in_cell.get(key)
+        if j is None or residual[i] < residual[j]:
+            best_in_cell[key] = int(i)
+    idx = sorted(best_in_cell.values())
+    # their shape confidences (the grey terms) are weighed on the helper thread while growth
+    # reads the free cells next to the board
+    conf_kept = _helper(s).submit(_shape_confidences_of, reads, outline, np.array(idx, np.int64), s)
     black = valid & (reads.body_v < s.body_max_dark * env_at)  # the board's black margins
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
-            image_bgr,
+            source,
             env,
             scale,
             image_from_grid,
@@ -2238,6 +2367,7 @@ def _assemble(
             residual = np.concatenate([residual, np.zeros(m)])
             corners_all = np.concatenate([corners_all, grown.corners_xy])
             valid = np.concatenate([valid, np.ones(m, bool)])
+            idx += list(range(n, n + m))
             n += m
     if valid.any():  # cells from 0; the homography follows
         off = cells[valid].min(axis=0)
@@ -2245,15 +2375,6 @@ def _assemble(
         shift = np.array([[1.0, 0.0, off[1]], [0.0, 1.0, off[0]], [0.0, 0.0, 1.0]])
         image_from_grid = image_from_grid @ shift
         image_from_grid = image_from_grid / image_from_grid[2, 2]
-
-    # one tile per cell: keep the best-centred
-    best_in_cell: dict[tuple[int, int], int] = {}
-    for i in np.nonzero(valid)[0]:
-        key = (int(cells[i][0]), int(cells[i][1]))
-        j = best_in_cell.get(key)
-        if j is None or residual[i] < residual[j]:
-            best_in_cell[key] = int(i)
-    idx = sorted(best_in_cell.values())
 
     # --- colours, all symbols together
     ix = np.array(idx, np.int64)
@@ -2280,20 +2401,11 @@ def _assemble(
         col_read.distances.min(axis=1) <= s.max_colour_distance if len(idx) else np.zeros(0, bool)
     ).tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
-    # shape confidences (the grey terms) only for the tiles returned
-    conf_s = np.zeros((len(idx), len(SHAPE_ORDER)))
-    named = ix[np.asarray(paint, bool)] if len(idx) else ix
-    if len(named):
-        p = s.patch_px
-        conf_s[np.asarray(paint, bool)] = shape_confidences(
-            outline[named],
-            s.shape,
-            reads.blur[named],
-            reads.score[named].reshape(len(named), p, p),
-            reads.body_rgb[named],
-            reads.symbol_rgb[named],
-            None if reads.mix is None else reads.mix[named].reshape(len(named), p, p),
-        )
+    # shape confidences: the board's tiles' from the helper thread, the grown tiles' here
+    n_kept = len(best_in_cell)
+    conf_s = np.concatenate(
+        [conf_kept.result(), _shape_confidences_of(reads, outline, ix[n_kept:], s)]
+    )
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
     top_c, top_s = np.argsort(-conf_c, axis=1)[:, :2], np.argsort(-conf_s, axis=1)[:, :2]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []

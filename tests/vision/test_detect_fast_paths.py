@@ -190,3 +190,30 @@ def test_first_look_reads_ok_and_centroid_as_the_full_reading() -> None:
     assert full.ok.sum() >= len(tiles) // 2 and (~full.ok).sum() >= len(tiles) // 2
     np.testing.assert_array_equal(first.ok, full.ok)
     np.testing.assert_array_equal(first.centroid, full.centroid)
+
+
+def test_helper_thread_and_shared_bgra_copy_read_as_inline_and_fresh() -> None:
+    """``helper_thread`` (shape confidences and the lifted-mask search on a second thread)
+    and reads from one BGRA copy of the board's region give the same observation as the
+    plain sequential path, and a read through a shared ``_TileSource`` the same as a fresh
+    one (from a copy made for a larger region)."""
+    from dataclasses import replace
+
+    from vision.detect import DetectorSettings, _read_patches, _TileSource
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    board = random_board(np.random.default_rng(8), 30)
+    r = render(board, PRESETS["glare"], seed=8, size=(1280, 720))
+    s = DetectorSettings()
+    a = detect(r.image_bgr, settings=s)
+    b = detect(r.image_bgr, settings=replace(s, helper_thread=False))
+    assert len(a.tiles) >= 20
+    assert a.tiles == b.tiles and a.unseen == b.unseen and a.rule_changes == b.rule_changes
+    corners = np.array([t.corners_xy for t in a.tiles], np.float64)
+    source = _TileSource(r.image_bgr, grow_tiles=3.0)
+    _read_patches(source, corners, s, False)  # the copy: the board and 3 tiles around it
+    shared = _read_patches(source, corners[:5], s, False)  # read from that larger copy
+    fresh = _read_patches(r.image_bgr, corners[:5], s, False)
+    for name in ("ok", "profile", "symbol_rgb", "body_rgb", "score", "mix", "blur"):
+        np.testing.assert_array_equal(getattr(shared, name), getattr(fresh, name))
