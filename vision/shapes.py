@@ -457,6 +457,12 @@ def radial_profiles(
         ray_y[None],
         out=scratch("radial.my", (n, bins, n_r), np.float32),
     )
+    # the rows on a 1/256 px grid, on which adding a canvas's offset in the stack (below 2^15
+    # rows) is exact in float32: OpenCV 5 interpolates at the maps' exact coordinates, so the
+    # offset's rounding would otherwise make a symbol's profile depend on its position in the
+    # stack (by up to a sample where a ray crosses the half level)
+    np.round(my * np.float32(256.0), out=my)
+    my *= np.float32(1.0 / 256.0)
     vals = scratch("radial.vals", (n, bins, n_r), np.uint8)
     side = 2 * p
     chunk = max(1, min(32000 // bins, 32000 // side))  # cv2.remap sizes stay below 32767
