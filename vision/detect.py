@@ -30,6 +30,7 @@ Stages (one public entry each, inputs never mutated):
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import threading
 import time
@@ -369,10 +370,24 @@ class _Candidate:
     parent_count: int = 1  # symbols sharing that dark region
     strong: bool = True  # a hole of the dark mask (else only of the neutral mask)
     envelope: float = 255.0  # light envelope E at the centre, 0..255
-    extent: float = 0.0  # diameter of the smallest circle around the hole, work px
     # its own body region: "square" (alone in a square region), "blob" (alone in a region
     # that is not a square: not a tile), "shared" (region shared with other symbols)
     body: str = "shared"
+    # the contour as its mask search found it (before any move to work-image coordinates),
+    # from which ``extent`` is measured when first asked for
+    found_contour: NDArray[np.int32] | None = None
+    _extent: float | None = None
+
+    @property
+    def extent(self) -> float:
+        """Diameter of the smallest circle around the hole, work px (0 without a contour).
+
+        Measured on first use: most holes of the weaker masks repeat the dark mask's and
+        are merged away before anything asks."""
+        if self._extent is None:
+            c = self.found_contour
+            self._extent = 0.0 if c is None else 2.0 * float(cv2.minEnclosingCircle(c)[1])
+        return self._extent
 
 
 def _work_image(
@@ -440,14 +455,14 @@ def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
 
 def _dark_mask(
     v: NDArray[np.uint8], s: DetectorSettings
-) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
-    """Tile-body mask ``V < dark_ratio * E`` (0/255; black paint under any light level) and
-    the envelope ``E``."""
+) -> tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.uint8]]:
+    """Tile-body mask ``V < dark_ratio * E`` (0/255; black paint under any light level), the
+    envelope ``E`` and ``V``'s 3 x 3 median (uint8)."""
     env = _envelope(v, s)
     vs = cv2.medianBlur(v, 3)
     thr = np.multiply(env, np.float32(s.dark_ratio), out=scratch("dark.thr", v.shape, np.float32))
     below = np.less(vs, thr, out=scratch("dark.below", v.shape, np.bool_))
-    return below.view(np.uint8) * np.uint8(255), env
+    return below.view(np.uint8) * np.uint8(255), env, vs
 
 
 def _neutral_mask(
@@ -665,10 +680,8 @@ def _symbol_candidates(
         i = keep_i[k]
         c = contours[i]
         parent = parents[i]
-        _, radius = cv2.minEnclosingCircle(c)
         out.append(
             _Candidate(
-                extent=2.0 * float(radius),
                 centre_xy=np.array([cx, cy]),
                 area=float(areas[k]),
                 diameter=float(diam[k]),
@@ -676,6 +689,7 @@ def _symbol_candidates(
                 contour=c,
                 parent=parent,
                 parent_contour=contours[parent],
+                found_contour=c,
             )
         )
     counts: dict[int, int] = {}
@@ -878,32 +892,54 @@ class _TileSource:
     def __init__(self, image_bgr: NDArray[np.uint8], grow_tiles: float = 0.0) -> None:
         self.image_bgr = image_bgr
         self.grow_tiles = grow_tiles
-        self._box = (0, 0, 0, 0)
-        self._bgra: NDArray[np.uint8] | None = None
+        self.owner = threading.current_thread()
+        # (region, its BGRA copy), replaced as one: reads on helper threads only look it up
+        self._copy: tuple[tuple[int, int, int, int], NDArray[np.uint8]] | None = None
 
     def bgra(
-        self, box: tuple[int, int, int, int], side: float
+        self, box: tuple[int, int, int, int], side: float, *, convert: bool = True
     ) -> tuple[NDArray[np.uint8] | None, int, int]:
         """A BGRA copy ``(h, w, 4)`` of a region holding ``box`` (``x0, y0, x1, y1``, image
         px) and its top-left corner, or ``(None, 0, 0)`` when that would not fit a kept
-        scratch buffer. ``side``: the tiles' side (px), for ``grow_tiles``."""
+        scratch buffer. ``side``: the tiles' side (px), for ``grow_tiles``. Only the thread
+        that owns the source converts (the copy lives in its scratch buffer); ``convert=False``
+        (helper threads) returns ``(None, 0, 0)`` unless the copy already holds ``box``."""
         x0, y0, x1, y1 = box
-        bx0, by0, bx1, by1 = self._box
-        if self._bgra is not None and bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
-            return self._bgra, bx0, by0
+        copy = self._copy
+        if copy is not None:
+            (bx0, by0, bx1, by1), arr = copy
+            if bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
+                return arr, bx0, by0
+        if not convert:
+            return None, 0, 0
         h, w = self.image_bgr.shape[:2]
         g = math.ceil(self.grow_tiles * side)
         grown = (max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g))
         for nx0, ny0, nx1, ny1 in (grown, box):
             if (ny1 - ny0) * (nx1 - nx0) * 4 <= MAX_KEEP_BYTES:
-                self._bgra = cv2.cvtColor(
+                arr = cv2.cvtColor(
                     self.image_bgr[ny0:ny1, nx0:nx1],
                     cv2.COLOR_BGR2BGRA,
                     dst=scratch("patches.bgra", (ny1 - ny0, nx1 - nx0, 4), np.uint8),
                 )
-                self._box = (nx0, ny0, nx1, ny1)
-                return self._bgra, nx0, ny0
+                self._copy = ((nx0, ny0, nx1, ny1), arr)
+                return arr, nx0, ny0
         return None, 0, 0
+
+    def prepare(self, corners_xy: NDArray[np.float64]) -> None:
+        """Make the BGRA copy for reading the ``(N, 4, 2)`` tile tops ``corners_xy`` (before
+        helper threads read parts of them)."""
+        if len(corners_xy) == 0:
+            return
+        h, w = self.image_bgr.shape[:2]
+        c = corners_xy.astype(np.float32)
+        # every bilinear sample lies within its tile's corners (weights in 0..1)
+        x0 = max(0, math.floor(float(c[:, :, 0].min())) - 2)
+        y0 = max(0, math.floor(float(c[:, :, 1].min())) - 2)
+        x1 = min(w, max(x0 + 1, math.floor(float(c[:, :, 0].max())) + 3))
+        y1 = min(h, max(y0 + 1, math.floor(float(c[:, :, 1].max())) + 3))
+        side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max())
+        self.bgra((x0, y0, x1, y1), side)
 
 
 def _read_patches(
@@ -946,6 +982,7 @@ def _read_patches(
     """
     source = image_bgr if isinstance(image_bgr, _TileSource) else _TileSource(image_bgr)
     image = source.image_bgr
+    owner = threading.current_thread() is source.owner
     p = s.patch_px
     n = len(corners_xy)
     pp = p * p
@@ -972,7 +1009,7 @@ def _read_patches(
     mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
     src, dst = image, mosaic
     side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max()) if n else 0.0
-    bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side)
+    bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side, convert=owner)
     if bgra is not None:
         src = bgra
         dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
@@ -1107,6 +1144,48 @@ def _read_patches(
     )
 
 
+#: Fewest tile tops a read is split for (half on a helper thread): below, the second call's
+#: fixed cost is not worth it.
+_SPLIT_MIN = 24
+
+
+def _read_split(
+    source: _TileSource,
+    corners_xy: NDArray[np.float64],
+    s: DetectorSettings,
+    keep: bool,
+    *,
+    first_look: bool = False,
+) -> _Reads:
+    """:func:`_read_patches` of N tile tops, the second half read on a helper thread.
+
+    Each half is read with its neighbour across the split in the stack (``only``), and a
+    patch reads the same wherever it lies in the stack, so the readings are those of one
+    call (``test_a_patch_reads_the_same_wherever_it_lies_in_the_stack``).
+    """
+    n = len(corners_xy)
+    helper = _helper(s)
+    if isinstance(helper, _Inline) or n < _SPLIT_MIN:
+        return _read_patches(source, corners_xy, s, keep, first_look=first_look)
+    h = n // 2
+    source.prepare(corners_xy)  # the BGRA copy both halves read (helpers never convert)
+    later = helper.submit(
+        functools.partial(
+            _read_patches,
+            source,
+            corners_xy[h - 1 :],
+            s,
+            keep,
+            first_look=first_look,
+            only=np.arange(1, n - h + 1),
+        )
+    )
+    first = _read_patches(
+        source, corners_xy[: h + 1], s, keep, first_look=first_look, only=np.arange(h)
+    )
+    return first.concat(later.result())
+
+
 def _projection(
     planes: NDArray[np.uint8],
     dn: NDArray[np.float32],
@@ -1160,9 +1239,14 @@ def _symbols(
     )
     best_lab = np.zeros(n, np.int64)
     if n_lab > 1:
-        tile = (cent[1:, 1] // p).astype(np.int64)
-        lx, ly = cent[1:, 0], cent[1:, 1] - tile * p
-        sc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
+        area = stats[1:, cv2.CC_STAT_AREA]
+        tile = stats[1:, cv2.CC_STAT_TOP] // p  # a blob never leaves its patch
+        # the row centroid within the patch from the blob's exact row sum (recovered from
+        # OpenCV's mean: its error times the area is far below 1/2), so it is the same
+        # wherever the patch lies in the stack
+        row_sum = np.round(cent[1:, 1] * area) - (tile * p) * area
+        lx, ly = cent[1:, 0], row_sum / area
+        sc = area / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
         order = np.lexsort((sc, tile))
         last = np.r_[tile[order][1:] != tile[order][:-1], True]
         best_lab[tile[order][last]] = order[last] + 1
@@ -1654,7 +1738,7 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_patches(source, corners, s, False, first_look=True)
+        first = _read_split(source, corners, s, False, first_look=True)
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -1664,7 +1748,7 @@ def _grow_on_lattice(
             look = centres[again, None, :] + s.grow_first_look * (
                 corners[again] - centres[again, None, :]
             )
-            second = _read_patches(source, look, s, False, first_look=True)
+            second = _read_split(source, look, s, False, first_look=True)
             first.ok[again] = second.ok
             first.centroid[again] = second.centroid
             look_scale[again] = s.grow_first_look
@@ -1807,17 +1891,17 @@ _HELPER_LOCK = threading.Lock()
 
 
 def _helper(s: DetectorSettings) -> ThreadPoolExecutor | _Inline:
-    """The process's helper thread for independent stages (``helper_thread``), else inline.
+    """The process's helper threads for independent stages (``helper_thread``), else inline.
 
-    One thread, started on first use and shared by every caller (calls from several threads
-    queue on it; none waits for another's call to finish, only for its own).
+    Two threads (the shape confidences may run while a split read runs), started on first
+    use and shared by every caller: calls from several detecting threads queue on them.
     """
     global _HELPER
     if not s.helper_thread:
         return _Inline()
     with _HELPER_LOCK:
         if _HELPER is None:
-            _HELPER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="detect-helper")
+            _HELPER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="detect-helper")
         return _HELPER
 
 
@@ -1890,7 +1974,7 @@ def detect(
     max_scale = min(1.0, s.max_work_long_side / max(h_img, w_img))
     for _attempt in range(3):
         small, v = _work_image(image_bgr, scale)
-        dark, env = _dark_mask(v, s)
+        dark, env, v_med = _dark_mask(v, s)
         c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
         gains = _body_gains(small, dark, c_dark)
         rng_area = None
@@ -1978,7 +2062,7 @@ def detect(
     # sensor noise (high ISO in dim light) makes symbol outlines spiky: smooth the tile tops
     # in proportion to the noise measured on the image itself (mean absolute difference
     # from a 3x3 median of V, 8-bit levels)
-    noise = float(cv2.absdiff(v, cv2.medianBlur(v, 3)).mean())
+    noise = float(cv2.absdiff(v, v_med).mean())
     s_read = s
     if s.smooth_per_noise_level > 0:
         smooth = s.smooth_per_noise_level * noise
@@ -2259,7 +2343,7 @@ def _assemble(
             moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
-            new = _read_patches(source, corners_all[todo], s, keep_dbg)
+            new = _read_split(source, corners_all[todo], s, keep_dbg)
             d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
             if reads is None:
                 reads = new
