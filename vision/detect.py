@@ -1144,9 +1144,9 @@ def _read_patches(
     )
 
 
-#: Fewest tile tops a read is split for (half on a helper thread): below, the second call's
-#: fixed cost is not worth it.
-_SPLIT_MIN = 24
+#: Fewest patches (tile tops and their neighbours in the stack) a read is split for (half on
+#: a helper thread): below, the second call's fixed cost is not worth it.
+_SPLIT_MIN = 16
 
 
 def _read_split(
@@ -1156,33 +1156,33 @@ def _read_split(
     keep: bool,
     *,
     first_look: bool = False,
+    only: NDArray[np.int64] | None = None,
 ) -> _Reads:
-    """:func:`_read_patches` of N tile tops, the second half read on a helper thread.
+    """:func:`_read_patches` of N tile tops (the M of ``only``), the second half read on a
+    helper thread.
 
-    Each half is read with its neighbour across the split in the stack (``only``), and a
-    patch reads the same wherever it lies in the stack, so the readings are those of one
-    call (``test_a_patch_reads_the_same_wherever_it_lies_in_the_stack``).
+    A patch reads the same wherever it lies in the stack, given its neighbours there (the
+    smoothing and the Laplacian reach across patch borders, never beyond the next patch), so
+    each half is read as the part of the stack from its first tile's predecessor to its last
+    tile's successor (``only``): the readings are those of one call
+    (``test_a_patch_reads_the_same_wherever_it_lies_in_the_stack``).
     """
     n = len(corners_xy)
+    idx = np.arange(n) if only is None else np.asarray(only, np.int64)
     helper = _helper(s)
-    if isinstance(helper, _Inline) or n < _SPLIT_MIN:
-        return _read_patches(source, corners_xy, s, keep, first_look=first_look)
-    h = n // 2
+    if isinstance(helper, _Inline) or n < _SPLIT_MIN or len(idx) < 2:
+        return _read_patches(source, corners_xy, s, keep, first_look=first_look, only=only)
     source.prepare(corners_xy)  # the BGRA copy both halves read (helpers never convert)
+    parts = []
+    for part in (idx[: len(idx) // 2], idx[len(idx) // 2 :]):
+        a, b = max(0, int(part[0]) - 1), min(n, int(part[-1]) + 2)
+        parts.append((corners_xy[a:b], part - a))
     later = helper.submit(
         functools.partial(
-            _read_patches,
-            source,
-            corners_xy[h - 1 :],
-            s,
-            keep,
-            first_look=first_look,
-            only=np.arange(1, n - h + 1),
+            _read_patches, source, parts[1][0], s, keep, first_look=first_look, only=parts[1][1]
         )
     )
-    first = _read_patches(
-        source, corners_xy[: h + 1], s, keep, first_look=first_look, only=np.arange(h)
-    )
+    first = _read_patches(source, parts[0][0], s, keep, first_look=first_look, only=parts[0][1])
     return first.concat(later.result())
 
 
@@ -1712,14 +1712,20 @@ def _grow_on_lattice(
         half = 0.6 * np.hypot(*step.T)
         # the mean offset of each cell's known neighbours, summed in the same order as
         # np.mean would (an absent neighbour adds an exact 0), without a call per cell
+        # (the known offsets on a grid around the board, gathered per neighbour direction)
+        known = np.array(list(resid.keys()), np.int64)
+        lo = np.minimum(known.min(axis=0), cells.min(axis=0)) - 1
+        hi = np.maximum(known.max(axis=0), cells.max(axis=0)) + 2
+        grid = np.zeros((*(hi - lo), 2))
+        has = np.zeros(tuple(hi - lo), bool)
+        grid[known[:, 0] - lo[0], known[:, 1] - lo[1]] = np.array(list(resid.values()))
+        has[known[:, 0] - lo[0], known[:, 1] - lo[1]] = True
         near = np.zeros((len(front), 9, 2))
         count = np.zeros(len(front))
-        for i, (r, c) in enumerate(front):
-            for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
-                off = resid.get((r + dr, c + dc))
-                if off is not None:
-                    near[i, k] = off
-                    count[i] += 1
+        for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
+            rr, cc = cells[:, 0] + (dr - lo[0]), cells[:, 1] + (dc - lo[1])
+            near[:, k] = grid[rr, cc]
+            count += has[rr, cc]
         total = near[:, 0].copy()
         for k in range(1, 9):
             total += near[:, k]
@@ -1767,7 +1773,7 @@ def _grow_on_lattice(
         if not len(sub):
             break
         ext = np.unique(np.clip(np.concatenate([sub - 1, sub, sub + 1]), 0, n - 1))
-        reads = _read_patches(source, corners[ext], s, keep, only=np.searchsorted(ext, sub))
+        reads = _read_split(source, corners[ext], s, keep, only=np.searchsorted(ext, sub))
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
         # shapes only where the second reading has a symbol too (tile by tile; a cell
@@ -2074,12 +2080,12 @@ def detect(
     # growth's looks at the free cells around it (about a tile beyond the board)
     source = _TileSource(image_bgr, grow_tiles=1.25)
     tiles, lattice, quality = _assemble(
-        source, v, env, cands, outers, scale, prof, palette, s_read, dbg
+        source, small, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
     if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         other = _assemble(
-            source, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
+            source, small, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
         )
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
@@ -2089,9 +2095,6 @@ def detect(
     if s.rule_check is not None and len(tiles) > 1:
         checked = rule_check(tiles, s.rule_check)
         tiles, rule_changes = checked.tiles, tuple(checked.changed)
-    if lattice is not None:
-        unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
-        quality["unseen"], quality["occluded_fraction"] = unseen, frac
     elapsed = (time.perf_counter() - t0) * 1000.0
     obs = Observation(
         tiles=tuple(tiles),
@@ -2113,8 +2116,8 @@ def detect(
 def _unseen_cells(
     small: NDArray[np.uint8],
     scale: float,
-    lattice: Lattice,
-    tiles: list[TileObservation],
+    image_from_grid: NDArray[np.float64],
+    tile_cells: list[tuple[int, int]],
     s: DetectorSettings,
 ) -> tuple[tuple[Pos, ...], float]:
     """Cells on and next to the board covered by something that is neither table nor a
@@ -2126,16 +2129,21 @@ def _unseen_cells(
     colour is more than ``unseen_sigma`` spreads from the table's is unseen when it is part
     of a foreign region reaching in from beyond the board (an arm).
 
+    Args:
+        small: the work image, ``(h, w, 3)`` uint8 BGR, ``scale`` x the input image.
+        image_from_grid: ``(3, 3)`` the lattice's homography (grid (col, row) -> image px).
+        tile_cells: the read tiles' cells, ``(row, col)``.
+
     Returns:
         ``(unseen cells, occluded fraction)``; the fraction is unseen cells over the board's
         cells (read tiles plus unseen cells inside its bounding box).
     """
-    if not tiles:
+    if not tile_cells:
         return (), 0.0
-    h = np.array(lattice.image_from_grid, np.float64)
-    occupied = {(t.pos.row, t.pos.col) for t in tiles}
-    rows = [t.pos.row for t in tiles]
-    cols = [t.pos.col for t in tiles]
+    h = np.asarray(image_from_grid, np.float64)
+    occupied = set(tile_cells)
+    rows = [r for r, _ in tile_cells]
+    cols = [c for _, c in tile_cells]
     r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
     k = s.unseen_table_ring
     rr, cc = np.mgrid[r0 - k : r1 + k + 1, c0 - k : c1 + k + 1]
@@ -2194,7 +2202,7 @@ def _unseen_cells(
     unseen = tuple(Pos(int(a), int(b)) for a, b in cells[covered])
     in_box = (cells[:, 0] >= r0) & (cells[:, 0] <= r1) & (cells[:, 1] >= c0) & (cells[:, 1] <= c1)
     n_cov = int((covered & in_box).sum())
-    return unseen, n_cov / float(len(tiles) + n_cov)
+    return unseen, n_cov / float(len(tile_cells) + n_cov)
 
 
 def _calibrated_rgb(
@@ -2215,6 +2223,7 @@ def _calibrated_rgb(
 
 def _assemble(
     source: _TileSource,
+    small: NDArray[np.uint8],
     v: NDArray[np.uint8],
     env: NDArray[np.float32],
     cands: list[_Candidate],
@@ -2485,6 +2494,10 @@ def _assemble(
         col_read.distances.min(axis=1) <= s.max_colour_distance if len(idx) else np.zeros(0, bool)
     ).tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
+    cell_list = cells[ix].tolist() if idx else []
+    # the cells covered by something else (a hand) on a helper thread, while the tiles are named
+    shown_cells = [(r, c) for (r, c), ok in zip(cell_list, paint, strict=True) if ok]
+    unseen_job = _helper(s).submit(_unseen_cells, small, scale, image_from_grid, shown_cells, s)
     # shape confidences: the board's tiles' from the helper thread, the grown tiles' here
     n_kept = len(best_in_cell)
     conf_s = np.concatenate(
@@ -2494,7 +2507,6 @@ def _assemble(
     top_c, top_s = np.argsort(-conf_c, axis=1)[:, :2], np.argsort(-conf_s, axis=1)[:, :2]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
     corner_list = corners_all[ix].tolist() if idx else []
-    cell_list = cells[ix].tolist() if idx else []
     for k in range(len(idx)):
         if not paint[k]:
             continue
@@ -2530,9 +2542,10 @@ def _assemble(
         else None
     )
     blur = float(np.median(reads.sharpness[ix])) if idx else 0.0
+    unseen, occluded = unseen_job.result()
     quality: dict[str, Any] = {
-        "unseen": (),
-        "occluded_fraction": 0.0,
+        "unseen": unseen,
+        "occluded_fraction": occluded,
         "blur": blur,
         "pitch_ambiguous": bool(diagonal),
     }
