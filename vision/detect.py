@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -1892,7 +1893,7 @@ class _Inline:
         return done
 
 
-_HELPER: ThreadPoolExecutor | None = None
+_HELPER: tuple[int, ThreadPoolExecutor] | None = None  # (the process it belongs to, pool)
 _HELPER_LOCK = threading.Lock()
 
 
@@ -1900,15 +1901,21 @@ def _helper(s: DetectorSettings) -> ThreadPoolExecutor | _Inline:
     """The process's helper threads for independent stages (``helper_thread``), else inline.
 
     Two threads (the shape confidences may run while a split read runs), started on first
-    use and shared by every caller: calls from several detecting threads queue on them.
+    use and shared by every caller: calls from several detecting threads queue on them. A
+    forked child (e.g. a ``multiprocessing`` worker) starts its own: the parent's threads
+    do not exist there. Helper threads themselves run everything inline (a helper never
+    waits for another).
     """
     global _HELPER
-    if not s.helper_thread:
+    if not s.helper_thread or threading.current_thread().name.startswith("detect-helper"):
         return _Inline()
     with _HELPER_LOCK:
-        if _HELPER is None:
-            _HELPER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="detect-helper")
-        return _HELPER
+        if _HELPER is None or _HELPER[0] != os.getpid():
+            _HELPER = (
+                os.getpid(),
+                ThreadPoolExecutor(max_workers=2, thread_name_prefix="detect-helper"),
+            )
+        return _HELPER[1]
 
 
 def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -242,3 +242,23 @@ def test_a_patch_reads_the_same_wherever_it_lies_in_the_stack() -> None:
         part = _read_patches(r.image_bgr, corners[a:b], s, False, only=np.arange(lo - a, hi - a))
         for name in ("ok", "profile", "solidity", "area", "sharpness", "blur", "score", "mix"):
             np.testing.assert_array_equal(getattr(part, name), getattr(full, name)[lo:hi])
+
+
+def _tiles_in_child(image: np.ndarray) -> int:
+    return len(detect(image).tiles)
+
+
+def test_a_forked_child_detects_with_its_own_helper_threads() -> None:
+    """A process forked after ``detect`` ran (a ``multiprocessing`` worker) must not queue
+    work on its parent's helper threads, which do not exist in it (it would wait forever)."""
+    import multiprocessing
+
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    board = random_board(np.random.default_rng(2), 12)
+    image = render(board, PRESETS["easy"], seed=2, size=(640, 480)).image_bgr
+    here = len(detect(image).tiles)  # starts this process's helpers
+    assert here >= 10
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_tiles_in_child, (image,)).get(timeout=120) == here
