@@ -30,16 +30,12 @@ Stages (one public entry each, inputs never mutated):
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
-import os
-import threading
 import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 import cv2
 import numpy as np
@@ -68,8 +64,6 @@ from vision.shapes import (
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -358,11 +352,6 @@ class DetectorSettings:
             (:func:`vision.rulecheck.rule_check`: where a tile's runner-up makes its lines
             legal and the camera finds it nearly as likely); None reports the camera's own
             best readings. Changes are listed in ``Observation.rule_changes``.
-        helper_thread: run independent stages on one helper thread (shared by the process)
-            while the calling thread goes on: the board's shape confidences while growth
-            reads the free cells, the lifted-mask search while the neutral one runs. The
-            readings are the same either way (each stage reads only its own inputs); on a
-            machine with a core to spare a frame takes less wall time.
     """
 
     work_long_side: int = 960
@@ -453,7 +442,6 @@ class DetectorSettings:
     shape: ShapeSettings = field(default_factory=ShapeSettings)
     lattice: LatticeSettings = field(default_factory=LatticeSettings)
     rule_check: RuleCheckSettings | None = field(default_factory=RuleCheckSettings)
-    helper_thread: bool = True
 
 
 # ----------------------------------------------------------------------------- stages
@@ -1001,26 +989,22 @@ class _TileSource:
     def __init__(self, image_bgr: NDArray[np.uint8], grow_tiles: float = 0.0) -> None:
         self.image_bgr = image_bgr
         self.grow_tiles = grow_tiles
-        self.owner = threading.current_thread()
-        # (region, its BGRA copy), replaced as one: reads on helper threads only look it up
+        # (region, its BGRA copy)
         self._copy: tuple[tuple[int, int, int, int], NDArray[np.uint8]] | None = None
 
     def bgra(
-        self, box: tuple[int, int, int, int], side: float, *, convert: bool = True
+        self, box: tuple[int, int, int, int], side: float
     ) -> tuple[NDArray[np.uint8] | None, int, int]:
         """A BGRA copy ``(h, w, 4)`` of a region holding ``box`` (``x0, y0, x1, y1``, image
         px) and its top-left corner, or ``(None, 0, 0)`` when that would not fit a kept
-        scratch buffer. ``side``: the tiles' side (px), for ``grow_tiles``. Only the thread
-        that owns the source converts (the copy lives in its scratch buffer); ``convert=False``
-        (helper threads) returns ``(None, 0, 0)`` unless the copy already holds ``box``."""
+        scratch buffer. ``side``: the tiles' side (px), for ``grow_tiles``.
+        """
         x0, y0, x1, y1 = box
         copy = self._copy
         if copy is not None:
             (bx0, by0, bx1, by1), arr = copy
             if bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
                 return arr, bx0, by0
-        if not convert:
-            return None, 0, 0
         h, w = self.image_bgr.shape[:2]
         g = math.ceil(self.grow_tiles * side)
         grown = (max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g))
@@ -1034,21 +1018,6 @@ class _TileSource:
                 self._copy = ((nx0, ny0, nx1, ny1), arr)
                 return arr, nx0, ny0
         return None, 0, 0
-
-    def prepare(self, corners_xy: NDArray[np.float64]) -> None:
-        """Make the BGRA copy for reading the ``(N, 4, 2)`` tile tops ``corners_xy`` (before
-        helper threads read parts of them)."""
-        if len(corners_xy) == 0:
-            return
-        h, w = self.image_bgr.shape[:2]
-        c = corners_xy.astype(np.float32)
-        # every bilinear sample lies within its tile's corners (weights in 0..1)
-        x0 = max(0, math.floor(float(c[:, :, 0].min())) - 2)
-        y0 = max(0, math.floor(float(c[:, :, 1].min())) - 2)
-        x1 = min(w, max(x0 + 1, math.floor(float(c[:, :, 0].max())) + 3))
-        y1 = min(h, max(y0 + 1, math.floor(float(c[:, :, 1].max())) + 3))
-        side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max())
-        self.bgra((x0, y0, x1, y1), side)
 
 
 def _read_patches(
@@ -1098,7 +1067,6 @@ def _read_patches(
     """
     source = image_bgr if isinstance(image_bgr, _TileSource) else _TileSource(image_bgr)
     image = source.image_bgr
-    owner = threading.current_thread() is source.owner
     p = s.patch_px
     n = len(corners_xy)
     pp = p * p
@@ -1125,7 +1093,7 @@ def _read_patches(
     mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
     src, dst = image, mosaic
     side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max()) if n else 0.0
-    bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side, convert=owner)
+    bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side)
     if bgra is not None:
         src = bgra
         dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
@@ -1329,60 +1297,6 @@ def _read_patches(
         clipped=clipped,
         occluder=probe,
     )
-
-
-#: Fewest patches (tile tops and their neighbours in the stack) a read is split for (half on
-#: a helper thread): below, the second call's fixed cost is not worth it.
-_SPLIT_MIN = 16
-
-
-def _read_split(
-    source: _TileSource,
-    corners_xy: NDArray[np.float64],
-    s: DetectorSettings,
-    keep: bool,
-    *,
-    first_look: bool = False,
-    only: NDArray[np.int64] | None = None,
-    occlusion: str = "off",
-) -> _Reads:
-    """:func:`_read_patches` of N tile tops (the M of ``only``), the second half read on a
-    helper thread.
-
-    A patch reads the same wherever it lies in the stack, given its neighbours there (the
-    smoothing and the Laplacian reach across patch borders, never beyond the next patch), so
-    each half is read as the part of the stack from its first tile's predecessor to its last
-    tile's successor (``only``): the readings are those of one call
-    (``test_a_patch_reads_the_same_wherever_it_lies_in_the_stack``).
-    """
-    n = len(corners_xy)
-    idx = np.arange(n) if only is None else np.asarray(only, np.int64)
-    helper = _helper(s)
-    if isinstance(helper, _Inline) or n < _SPLIT_MIN or len(idx) < 2:
-        return _read_patches(
-            source, corners_xy, s, keep, first_look=first_look, only=only, occlusion=occlusion
-        )
-    source.prepare(corners_xy)  # the BGRA copy both halves read (helpers never convert)
-    parts = []
-    for part in (idx[: len(idx) // 2], idx[len(idx) // 2 :]):
-        a, b = max(0, int(part[0]) - 1), min(n, int(part[-1]) + 2)
-        parts.append((corners_xy[a:b], part - a))
-    later = helper.submit(
-        functools.partial(
-            _read_patches,
-            source,
-            parts[1][0],
-            s,
-            keep,
-            first_look=first_look,
-            only=parts[1][1],
-            occlusion=occlusion,
-        )
-    )
-    first = _read_patches(
-        source, parts[0][0], s, keep, first_look=first_look, only=parts[0][1], occlusion=occlusion
-    )
-    return first.concat(later.result())
 
 
 def _projection(
@@ -2198,7 +2112,7 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_split(source, corners, s, False, first_look=True, occlusion="fallback")
+        first = _read_patches(source, corners, s, False, first_look=True, occlusion="fallback")
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -2208,7 +2122,7 @@ def _grow_on_lattice(
             look = centres[again, None, :] + s.grow_first_look * (
                 corners[again] - centres[again, None, :]
             )
-            second = _read_split(source, look, s, False, first_look=True, occlusion="fallback")
+            second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
             first.ok[again] = second.ok
             first.centroid[again] = second.centroid
             look_scale[again[second.ok]] = s.grow_first_look
@@ -2233,7 +2147,7 @@ def _grow_on_lattice(
         read_at = centres[ext, None, :] + look_scale[ext, None, None] * (
             corners[ext] - centres[ext, None, :]
         )
-        reads = _read_split(
+        reads = _read_patches(
             source, read_at, s, keep, only=np.searchsorted(ext, sub), occlusion="probe"
         )
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
@@ -2316,44 +2230,6 @@ def _shape_confidences_of(
         reads.symbol_rgb[idx],
         None if reads.mix is None else reads.mix[idx].reshape(m, p, p),
     )
-
-
-class _Inline:
-    """Runs a submitted call at once, on the calling thread (``concurrent.futures`` style)."""
-
-    @staticmethod
-    def submit(fn: Callable[..., _T], *args: Any) -> Future[_T]:
-        done: Future[_T] = Future()
-        try:
-            done.set_result(fn(*args))
-        except BaseException as exc:  # handed to .result(), as an executor does
-            done.set_exception(exc)
-        return done
-
-
-_HELPER: tuple[int, ThreadPoolExecutor] | None = None  # (the process it belongs to, pool)
-_HELPER_LOCK = threading.Lock()
-
-
-def _helper(s: DetectorSettings) -> ThreadPoolExecutor | _Inline:
-    """The process's helper threads for independent stages (``helper_thread``), else inline.
-
-    Two threads (the shape confidences may run while a split read runs), started on first
-    use and shared by every caller: calls from several detecting threads queue on them. A
-    forked child (e.g. a ``multiprocessing`` worker) starts its own: the parent's threads
-    do not exist there. Helper threads themselves run everything inline (a helper never
-    waits for another).
-    """
-    global _HELPER
-    if not s.helper_thread or threading.current_thread().name.startswith("detect-helper"):
-        return _Inline()
-    with _HELPER_LOCK:
-        if _HELPER is None or _HELPER[0] != os.getpid():
-            _HELPER = (
-                os.getpid(),
-                ThreadPoolExecutor(max_workers=2, thread_name_prefix="detect-helper"),
-            )
-        return _HELPER[1]
 
 
 def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -2443,15 +2319,11 @@ def detect(
         box = (x0, y0, x1, y1)
         for _grow in range(s.weak_search_rounds):
             x0, y0, x1, y1 = box
-            # the lifted mask's holes on the helper thread, the neutral mask's here
-            lift_job = (
-                _helper(s).submit(_lifted_candidates, v, env, box, s, rng_area)
-                if s.dark_ratio_lifted > 0
-                else None
-            )
+            c_lift: list[_Candidate] = []
+            if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
+                c_lift = _lifted_candidates(v, env, box, s, rng_area)
             neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
             c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-            c_lift: list[_Candidate] = [] if lift_job is None else lift_job.result()
             off = np.array([[[x0, y0]]], np.int32)
             off_xy = np.array([x0, y0], np.float64)
             for group in (c_lift, c_neutral):
@@ -2540,6 +2412,15 @@ def detect(
     if s.rule_check is not None and len(tiles) > 1:
         checked = rule_check(tiles, s.rule_check)
         tiles, rule_changes = checked.tiles, tuple(checked.changed)
+    if lattice is not None:
+        unseen, frac = _unseen_cells(
+            small,
+            scale,
+            np.array(lattice.image_from_grid, np.float64),
+            [(t.pos.row, t.pos.col) for t in tiles],
+            s,
+        )
+        quality["unseen"], quality["occluded_fraction"] = unseen, frac
     elapsed = (time.perf_counter() - t0) * 1000.0
     obs = Observation(
         tiles=tuple(tiles),
@@ -2817,7 +2698,7 @@ def _assemble(
             moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
-            new = _read_split(source, corners_all[todo], s, keep_dbg)
+            new = _read_patches(source, corners_all[todo], s, keep_dbg)
             d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
             if reads is None:
                 reads = new
@@ -2884,9 +2765,7 @@ def _assemble(
         if j is None or residual[i] < residual[j]:
             best_in_cell[key] = int(i)
     idx = sorted(best_in_cell.values())
-    # their shape confidences (the grey terms) are weighed on the helper thread while growth
-    # reads the free cells next to the board
-    conf_kept = _helper(s).submit(_shape_confidences_of, reads, outline, np.array(idx, np.int64), s)
+    n_kept = len(idx)  # the board's tiles; grown tiles follow them in ``idx``
     grown_conf = np.zeros((0, len(SHAPE_ORDER)))  # growth weighs its own tiles' confidences
     black = valid & (reads.body_v < s.body_max_dark * env_at)  # the board's black margins
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
@@ -2970,11 +2849,9 @@ def _assemble(
     ).tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
     cell_list = cells[ix].tolist() if idx else []
-    # the cells covered by something else (a hand) on a helper thread, while the tiles are named
-    shown_cells = [(r, c) for (r, c), ok in zip(cell_list, paint, strict=True) if ok]
-    unseen_job = _helper(s).submit(_unseen_cells, small, scale, image_from_grid, shown_cells, s)
-    # shape confidences: the board's tiles' from the helper thread, the grown tiles' from growth
-    conf_s = np.concatenate([conf_kept.result(), grown_conf])
+    # shape confidences (the grey terms) weighed once, for the board's tiles returned; the
+    # grown tiles' come from growth (its size check weighs them)
+    conf_s = np.concatenate([_shape_confidences_of(reads, outline, ix[:n_kept], s), grown_conf])
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
     top_c, top_s = np.argsort(-conf_c, axis=1)[:, :2], np.argsort(-conf_s, axis=1)[:, :2]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
@@ -3014,10 +2891,9 @@ def _assemble(
         else None
     )
     blur = float(np.median(reads.sharpness[ix])) if idx else 0.0
-    unseen, occluded = unseen_job.result()
     quality: dict[str, Any] = {
-        "unseen": unseen,
-        "occluded_fraction": occluded,
+        "unseen": (),
+        "occluded_fraction": 0.0,
         "blur": blur,
         "pitch_ambiguous": bool(diagonal),
     }

@@ -296,7 +296,9 @@ def rowwise_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[
     """
     m, k = a.shape
     n = b.shape[1]
-    rows = max(2, _BLAS_ONE_THREAD_MNK // max(1, k * n))
+    # (one row per call where a two-row product would leave the single-thread path: every
+    # row then goes through the same matrix-vector kernel)
+    rows = max(1, _BLAS_ONE_THREAD_MNK // max(1, k * n))
     dt = np.result_type(a, b)
     out: NDArray[np.floating] = np.empty((m, n), dt)
     block = np.zeros((rows, k), a.dtype)
@@ -497,22 +499,16 @@ def radial_profiles(
         ray_y[None],
         out=scratch("radial.my", (n, bins, n_r), np.float32),
     )
-    # the rows on a 1/256 px grid, on which adding a canvas's offset in the stack (below 2^15
-    # rows) is exact in float32: OpenCV 5 interpolates at the maps' exact coordinates, so the
-    # offset's rounding would otherwise make a symbol's profile depend on its position in the
-    # stack (by up to a sample where a ray crosses the half level)
-    np.round(my * np.float32(256.0), out=my)
-    my *= np.float32(1.0 / 256.0)
     vals = scratch("radial.vals", (n, bins, n_r), np.uint8)
     side = 2 * p
-    chunk = max(1, min(32000 // bins, 32000 // side))  # cv2.remap sizes stay below 32767
+    # (cv2.remap sizes stay below 32767; the canvases' offsets within _GRID_SPAN rows)
+    chunk = max(1, min(32000 // bins, (_GRID_SPAN - 4 * p) // side))
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
         canvas = scratch("radial.canvas", (b - a, side, side), np.uint8)
         canvas.fill(0)
         np.multiply(m8[a:b], np.uint8(255), out=canvas[:, off : off + p, off : off + p])
-        my_c = my[a:b]
-        my_c += (np.arange(b - a, dtype=np.float32) * side)[:, None, None]  # in place
+        my_c = _on_grid_at(my[a:b], np.arange(b - a, dtype=np.float32) * side)  # in place
         cv2.remap(
             canvas.reshape((b - a) * side, side),
             mx[a:b].reshape((b - a) * bins, n_r),
@@ -758,6 +754,28 @@ def template_scores(
     return out
 
 
+#: Rows of a stack of patches within which :func:`_on_grid_at` places samples exactly.
+_GRID_SPAN = 2**14
+#: 3 * 2^14: a float32 in [2^15, 2^16) is a multiple of 1/256, its ulp there.
+_GRID_SHIFT = np.float32(3 * 2**14)
+
+
+def _on_grid_at(rows: NDArray[np.float32], offsets: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Sample rows ``(M, ...)`` (float32, relative to their patch) moved to their patches'
+    rows in a stack, ``offsets`` ``(M,)`` (whole rows; every sum within 0 .. ``_GRID_SPAN``),
+    each rounded to a multiple of 1/256 px (ties to even, as ``np.round``); in place.
+
+    OpenCV 5 interpolates at the maps' exact coordinates, so a sample's position in the stack
+    must not round differently with its patch's offset: on the 1/256 grid, adding the offset
+    is exact in float32, and a symbol reads the same wherever it lies in the stack. Adding
+    ``_GRID_SHIFT`` puts every sum in [2^15, 2^16), where float32 rounds to that grid (the
+    offset rides along), and taking it off again is exact.
+    """
+    rows += (offsets.astype(np.float32) + _GRID_SHIFT).reshape((-1,) + (1,) * (rows.ndim - 1))
+    rows -= _GRID_SHIFT
+    return rows
+
+
 def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.float64]:
     """Threshold-free radial profiles of N grey symbols, ``(N, bins)``, normalised to mean 1.
 
@@ -785,18 +803,18 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
     mx = (cx[:, None, None] - 0.5 + ray_x[None]).astype(np.float32)
     my = (cy[:, None, None] - 0.5 + ray_y[None]).astype(np.float32)
     # each symbol reads the same whatever it is stacked with: every patch sits in a block of
-    # zero rows (``pad`` above and below, more than a ray reaches beyond its patch), so a
-    # ray leaving its patch reads 0 as it does across the columns, not the next patch; and
-    # the sample rows are on a 1/256 px grid, on which adding the block's offset (below
-    # 2^15 rows) is exact in float32 (OpenCV 5 interpolates at the maps' exact coordinates,
-    # so the offset's rounding would otherwise depend on the position in the stack)
-    pad = p // 2
+    # zero rows (``pad`` above and below, as far as its rays and their bilinear footprint
+    # reach beyond it), so a ray leaving its patch reads 0 as it does across the columns,
+    # not the next patch; and the rows lie on the grid of :func:`_on_grid_at`
+    reach = max(-float(my.min()), float(my.max()) - (p - 1), 0.0)
+    pad = min(p, math.ceil(reach) + 1)
     rows = p + 2 * pad
-    my = np.round(my * np.float32(256.0), out=my)
-    my *= np.float32(1.0 / 256.0)
-    chunk = max(1, 32000 // max(bins, rows))
-    blocks = np.zeros((min(n, chunk), rows, p), np.float32)
-    offsets = (np.arange(min(n, chunk), dtype=np.float32) * rows + pad)[:, None, None]
+    chunk = max(1, min(32000 // max(bins, rows), (_GRID_SPAN - 2 * p) // rows))
+    m = min(n, chunk)
+    blocks = scratch("intprof.blocks", (m, rows, p), np.float32)
+    blocks[:, :pad] = 0.0
+    blocks[:, pad + p :] = 0.0
+    offsets = np.arange(m, dtype=np.float32) * rows + pad
     vals = np.empty((n, bins, n_r), np.float32)
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
@@ -804,7 +822,7 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
         vals[a:b] = cv2.remap(
             blocks[: b - a].reshape((b - a) * rows, p),
             mx[a:b].reshape((b - a) * bins, n_r),
-            (my[a:b] + offsets[: b - a]).reshape((b - a) * bins, n_r),
+            _on_grid_at(my[a:b], offsets[: b - a]).reshape((b - a) * bins, n_r),
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0.0,
