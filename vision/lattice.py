@@ -66,6 +66,12 @@ class LatticeSettings:
             whole fit by 34 degrees (a rendered orange gingham, 24 px tiles: 14 of 58 read).
             12 and 30 read the same on the tuning scenes; 30 reads 20 more tiles of held-out
             oblique boards (seed 7), where perspective turns the lattice across the board.
+        axis_pitch: each tile measures its pitch along each of its own two axes (its nearest
+            neighbour along that axis) instead of one pitch for both: an oblique view
+            foreshortens the lattice along the tilt (by cos(tilt), 0.82 at 35 degrees), and
+            one pitch left a share of it in every step's residual, so steps of blurred or
+            askew tiles on strongly tilted boards failed ``max_step_residual`` (held-out
+            seed 7 and 11 scenes lost 11-19 tiles each; now 0-7).
         mutual_links: a link between two candidates needs a whole step in *both* their
             frames: a candidate whose edges read about 45 degrees off sees a tile half a
             diagonal away as one whole step, that tile sees it at half a step on both axes.
@@ -82,6 +88,7 @@ class LatticeSettings:
     max_cluster_bend: float = 0.3
     max_tile_turn_deg: float = 30.0
     mutual_links: bool = True
+    axis_pitch: bool = True
 
 
 @dataclass(frozen=True)
@@ -187,13 +194,28 @@ def fit_lattice(
     li, lj = np.nonzero(d < settings.grow_radius * local[:, None])  # pairs in reach only
     dx = pts[lj, 0] - pts[li, 0]
     dy = pts[lj, 1] - pts[li, 1]
-    gc = (cos_t[li] * dx + sin_t[li] * dy) / local[li]
-    gr = (-sin_t[li] * dx + cos_t[li] * dy) / local[li]
+    pc = cos_t[li] * dx + sin_t[li] * dy  # the step along i's own axes, pixels
+    pr = -sin_t[li] * dx + cos_t[li] * dy
+    # each axis's own pitch (``axis_pitch``): an oblique view foreshortens one axis of
+    # the lattice against the other (by cos(tilt), 0.82 at 35 degrees), and one pitch for
+    # both leaves a share of the foreshortening in every step's residual
+    pitch_c, pitch_r = local.copy(), local.copy()
+    if settings.axis_pitch:
+        for along, across, out in ((pc, pr, pitch_c), (pr, pc, pitch_r)):
+            a = np.abs(along)
+            near = local[li]
+            axial = (np.abs(across) < 0.3 * near) & (a > 0.6 * near) & (a < 1.4 * near)
+            nearest = np.full(n, np.inf)
+            np.minimum.at(nearest, li[axial], a[axial])
+            has = np.isfinite(nearest)
+            out[has] = nearest[has]
+    gc = pc / pitch_c[li]
+    gr = pr / pitch_r[li]
     rc, rr = np.round(gc), np.round(gr)  # half to even, as round()
     res = np.hypot(gc - rc, gr - rr)
     # ... and a whole step in j's own frame too (``mutual_links``)
-    gc_j = -(cos_t[lj] * dx + sin_t[lj] * dy) / local[lj]
-    gr_j = -(-sin_t[lj] * dx + cos_t[lj] * dy) / local[lj]
+    gc_j = -(cos_t[lj] * dx + sin_t[lj] * dy) / pitch_c[lj]
+    gr_j = -(-sin_t[lj] * dx + cos_t[lj] * dy) / pitch_r[lj]
     res_j = np.hypot(gc_j - np.round(gc_j), gr_j - np.round(gr_j))
     ok = (
         (res <= settings.max_step_residual)
