@@ -54,9 +54,11 @@ from vision.shapes import (
     classify_profiles,
     linear_light_mix,
     luma_guided_mix,
+    outline_distances,
     prototype_areas,
     prototype_perimeters,
     radial_profiles,
+    shape_confidences,
     shape_polygon,
     single_thread_matmul,
 )
@@ -459,10 +461,24 @@ class _Candidate:
     parent_count: int = 1  # symbols sharing that dark region
     strong: bool = True  # a hole of the dark mask (else only of the neutral mask)
     envelope: float = 255.0  # light envelope E at the centre, 0..255
-    extent: float = 0.0  # diameter of the smallest circle around the hole, work px
     # its own body region: "square" (alone in a square region), "blob" (alone in a region
     # that is not a square: not a tile), "shared" (region shared with other symbols)
     body: str = "shared"
+    # the contour as its mask search found it (before any move to work-image coordinates),
+    # from which ``extent`` is measured when first asked for
+    found_contour: NDArray[np.int32] | None = None
+    _extent: float | None = None
+
+    @property
+    def extent(self) -> float:
+        """Diameter of the smallest circle around the hole, work px (0 without a contour).
+
+        Measured on first use: most holes of the weaker masks repeat the dark mask's and
+        are merged away before anything asks."""
+        if self._extent is None:
+            c = self.found_contour
+            self._extent = 0.0 if c is None else 2.0 * float(cv2.minEnclosingCircle(c)[1])
+        return self._extent
 
 
 def _work_image(
@@ -530,14 +546,14 @@ def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
 
 def _dark_mask(
     v: NDArray[np.uint8], s: DetectorSettings
-) -> tuple[NDArray[np.uint8], NDArray[np.float32]]:
-    """Tile-body mask ``V < dark_ratio * E`` (0/255; black paint under any light level) and
-    the envelope ``E``."""
+) -> tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.uint8]]:
+    """Tile-body mask ``V < dark_ratio * E`` (0/255; black paint under any light level), the
+    envelope ``E`` and ``V``'s 3 x 3 median (uint8)."""
     env = _envelope(v, s)
     vs = cv2.medianBlur(v, 3)
     thr = np.multiply(env, np.float32(s.dark_ratio), out=scratch("dark.thr", v.shape, np.float32))
     below = np.less(vs, thr, out=scratch("dark.below", v.shape, np.bool_))
-    return below.view(np.uint8) * np.uint8(255), env
+    return below.view(np.uint8) * np.uint8(255), env, vs
 
 
 def _neutral_mask(
@@ -569,6 +585,26 @@ def _neutral_mask(
     np.maximum(limit, s.neutral_min, out=limit)
     below = np.less(chroma, limit, out=scratch("neutral.below", hi.shape, np.bool_))
     return below.view(np.uint8) * np.uint8(255), chroma
+
+
+def _lifted_candidates(
+    v: NDArray[np.uint8],
+    env: NDArray[np.float32],
+    box: tuple[int, int, int, int],
+    s: DetectorSettings,
+    area_range: tuple[float, float] | None,
+) -> list[_Candidate]:
+    """Symbol holes of the lifted dark mask ``V < dark_ratio_lifted * E`` in ``box`` (``x0,
+    y0, x1, y1``, work px; candidates in the box's coordinates): bodies that mild glare or
+    blur into the table lift above ``dark_ratio``."""
+    x0, y0, x1, y1 = box
+    vb = cv2.medianBlur(v[y0:y1, x0:x1], 3)
+    thr = np.multiply(
+        env[y0:y1, x0:x1], s.dark_ratio_lifted, out=scratch("lifted.thr", vb.shape, np.float32)
+    )
+    below = np.less(vb, thr, out=scratch("lifted.below", vb.shape, np.bool_))
+    lifted = below.view(np.uint8) * np.uint8(255)
+    return _symbol_candidates(lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, area_range)[0]
 
 
 def _merge_candidates(groups: list[list[_Candidate]]) -> list[_Candidate]:
@@ -735,10 +771,8 @@ def _symbol_candidates(
         i = keep_i[k]
         c = contours[i]
         parent = parents[i]
-        _, radius = cv2.minEnclosingCircle(c)
         out.append(
             _Candidate(
-                extent=2.0 * float(radius),
                 centre_xy=np.array([cx, cy]),
                 area=float(areas[k]),
                 diameter=float(diam[k]),
@@ -746,6 +780,7 @@ def _symbol_candidates(
                 contour=c,
                 parent=parent,
                 parent_contour=contours[parent],
+                found_contour=c,
             )
         )
     counts: dict[int, int] = {}
@@ -945,8 +980,48 @@ def _bilinear_weights(p: int) -> NDArray[np.float32]:
     return w
 
 
+class _TileSource:
+    """The image tile tops are read from, and a BGRA copy of the region read (see
+    :func:`_read_patches`), kept for the reads of one ``detect``: the board's tiles, then
+    growth's looks at the free cells around them, which lie within ``grow_tiles`` tile sides
+    of the region first read (the copy is made that much larger at once)."""
+
+    def __init__(self, image_bgr: NDArray[np.uint8], grow_tiles: float = 0.0) -> None:
+        self.image_bgr = image_bgr
+        self.grow_tiles = grow_tiles
+        # (region, its BGRA copy)
+        self._copy: tuple[tuple[int, int, int, int], NDArray[np.uint8]] | None = None
+
+    def bgra(
+        self, box: tuple[int, int, int, int], side: float
+    ) -> tuple[NDArray[np.uint8] | None, int, int]:
+        """A BGRA copy ``(h, w, 4)`` of a region holding ``box`` (``x0, y0, x1, y1``, image
+        px) and its top-left corner, or ``(None, 0, 0)`` when that would not fit a kept
+        scratch buffer. ``side``: the tiles' side (px), for ``grow_tiles``.
+        """
+        x0, y0, x1, y1 = box
+        copy = self._copy
+        if copy is not None:
+            (bx0, by0, bx1, by1), arr = copy
+            if bx0 <= x0 and by0 <= y0 and x1 <= bx1 and y1 <= by1:
+                return arr, bx0, by0
+        h, w = self.image_bgr.shape[:2]
+        g = math.ceil(self.grow_tiles * side)
+        grown = (max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g))
+        for nx0, ny0, nx1, ny1 in (grown, box):
+            if (ny1 - ny0) * (nx1 - nx0) * 4 <= MAX_KEEP_BYTES:
+                arr = cv2.cvtColor(
+                    self.image_bgr[ny0:ny1, nx0:nx1],
+                    cv2.COLOR_BGR2BGRA,
+                    dst=scratch("patches.bgra", (ny1 - ny0, nx1 - nx0, 4), np.uint8),
+                )
+                self._copy = ((nx0, ny0, nx1, ny1), arr)
+                return arr, nx0, ny0
+        return None, 0, 0
+
+
 def _read_patches(
-    image_bgr: NDArray[np.uint8],
+    image_bgr: NDArray[np.uint8] | _TileSource,
     corners_xy: NDArray[np.float64],
     s: DetectorSettings,
     keep: bool,
@@ -969,7 +1044,8 @@ def _read_patches(
     tile shows. The symbol is the connected blob best placed and largest near the centre.
 
     Args:
-        image_bgr: ``(H, W, 3)`` uint8.
+        image_bgr: ``(H, W, 3)`` uint8, or a :class:`_TileSource` of it (shared by the reads
+            of one detect).
         corners_xy: ``(N, 4, 2)`` tile-top corners in image pixels, clockwise from top-left.
         keep: also return the patches and symbol masks (debugging).
         first_look: only ``ok``, ``centroid`` and the margin's colour are wanted (growth's
@@ -989,6 +1065,8 @@ def _read_patches(
     Returns:
         :class:`_Reads` over the N tiles (the M of ``only``).
     """
+    source = image_bgr if isinstance(image_bgr, _TileSource) else _TileSource(image_bgr)
+    image = source.image_bgr
     p = s.patch_px
     n = len(corners_xy)
     pp = p * p
@@ -1001,28 +1079,26 @@ def _read_patches(
     # cv2.remap resamples 4-channel pixels about 2.5x faster than 3-channel ones, to the same
     # values (104 patches: 0.51 vs 1.32 ms), so the region the patches read is converted to
     # BGRA first (about 0.15 ms per megapixel) when it fits a kept scratch buffer (a larger
-    # one, e.g. a board in a 12 MP photo, would cost more in fresh pages than it saves). Its
-    # margin of 2 px holds every bilinear footprint; where it reaches the image's edge, the
-    # border is the image's own. The maps move by whole pixels, which float32 subtracts
-    # exactly (every sample is right of and below the region's corner, so the difference is
-    # a multiple of the sample's own ulp)
-    h_img, w_img = image_bgr.shape[:2]
+    # one, e.g. a board in a 12 MP photo, would cost more in fresh pages than it saves), once
+    # per detect (``_TileSource``). Its margin of 2 px holds every bilinear footprint; where it
+    # reaches the image's edge, the border is the image's own. The maps move by whole pixels,
+    # which float32 subtracts exactly (every sample is right of and below the region's corner,
+    # so the difference is a multiple of the sample's own ulp)
+    h_img, w_img = image.shape[:2]
     x0 = max(0, math.floor(float(mx.min())) - 2)
     y0 = max(0, math.floor(float(my.min())) - 2)
     x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3))
     y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3))
     # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
     mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
-    src, dst = image_bgr, mosaic
-    if (y1 - y0) * (x1 - x0) * 4 <= MAX_KEEP_BYTES:
-        src = cv2.cvtColor(
-            image_bgr[y0:y1, x0:x1],
-            cv2.COLOR_BGR2BGRA,
-            dst=scratch("patches.bgra", (y1 - y0, x1 - x0, 4), np.uint8),
-        )
+    src, dst = image, mosaic
+    side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max()) if n else 0.0
+    bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side)
+    if bgra is not None:
+        src = bgra
         dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
-        mx -= np.float32(x0)
-        my -= np.float32(y0)
+        mx -= np.float32(bx0)
+        my -= np.float32(by0)
     for a in range(0, n * p, rows):
         cv2.remap(
             src,
@@ -1281,9 +1357,14 @@ def _symbols(
     )
     best_lab = np.zeros(n, np.int64)
     if n_lab > 1:
-        tile = (cent[1:, 1] // p).astype(np.int64)
-        lx, ly = cent[1:, 0], cent[1:, 1] - tile * p
-        sc = stats[1:, cv2.CC_STAT_AREA] / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
+        area = stats[1:, cv2.CC_STAT_AREA]
+        tile = stats[1:, cv2.CC_STAT_TOP] // p  # a blob never leaves its patch
+        # the row centroid within the patch from the blob's exact row sum (recovered from
+        # OpenCV's mean: its error times the area is far below 1/2), so it is the same
+        # wherever the patch lies in the stack
+        row_sum = np.round(cent[1:, 1] * area) - (tile * p) * area
+        lx, ly = cent[1:, 0], row_sum / area
+        sc = area / (1.0 + np.hypot(lx - p / 2, ly - p / 2))
         order = np.lexsort((sc, tile))
         last = np.r_[tile[order][1:] != tile[order][:-1], True]
         best_lab[tile[order][last]] = order[last] + 1
@@ -1925,7 +2006,7 @@ def _judge_grown(
 
 
 def _grow_on_lattice(
-    image_bgr: NDArray[np.uint8],
+    source: _TileSource,
     env: NDArray[np.float32],
     scale: float,
     image_from_grid: NDArray[np.float64],
@@ -1960,7 +2041,7 @@ def _grow_on_lattice(
 
     Returns None when nothing joined.
     """
-    h_img, w_img = image_bgr.shape[:2]
+    h_img, w_img = source.image_bgr.shape[:2]
     taken = {(int(r), int(c)) for r, c in have}
     glared = {(int(r), int(c)) for r, c in have_glared}
     tried = set(taken)
@@ -1999,14 +2080,20 @@ def _grow_on_lattice(
         half = 0.6 * np.hypot(*step.T)
         # the mean offset of each cell's known neighbours, summed in the same order as
         # np.mean would (an absent neighbour adds an exact 0), without a call per cell
+        # (the known offsets on a grid around the board, gathered per neighbour direction)
+        known = np.array(list(resid.keys()), np.int64)
+        lo = np.minimum(known.min(axis=0), cells.min(axis=0)) - 1
+        hi = np.maximum(known.max(axis=0), cells.max(axis=0)) + 2
+        grid = np.zeros((*(hi - lo), 2))
+        has = np.zeros(tuple(hi - lo), bool)
+        grid[known[:, 0] - lo[0], known[:, 1] - lo[1]] = np.array(list(resid.values()))
+        has[known[:, 0] - lo[0], known[:, 1] - lo[1]] = True
         near = np.zeros((len(front), 9, 2))
         count = np.zeros(len(front))
-        for i, (r, c) in enumerate(front):
-            for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
-                off = resid.get((r + dr, c + dc))
-                if off is not None:
-                    near[i, k] = off
-                    count[i] += 1
+        for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
+            rr, cc = cells[:, 0] + (dr - lo[0]), cells[:, 1] + (dc - lo[1])
+            near[:, k] = grid[rr, cc]
+            count += has[rr, cc]
         total = near[:, 0].copy()
         for k in range(1, 9):
             total += near[:, k]
@@ -2025,7 +2112,7 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_patches(image_bgr, corners, s, False, first_look=True, occlusion="fallback")
+        first = _read_patches(source, corners, s, False, first_look=True, occlusion="fallback")
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -2035,7 +2122,7 @@ def _grow_on_lattice(
             look = centres[again, None, :] + s.grow_first_look * (
                 corners[again] - centres[again, None, :]
             )
-            second = _read_patches(image_bgr, look, s, False, first_look=True, occlusion="fallback")
+            second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
             first.ok[again] = second.ok
             first.centroid[again] = second.centroid
             look_scale[again[second.ok]] = s.grow_first_look
@@ -2061,7 +2148,7 @@ def _grow_on_lattice(
             corners[ext] - centres[ext, None, :]
         )
         reads = _read_patches(
-            image_bgr, read_at, s, keep, only=np.searchsorted(ext, sub), occlusion="probe"
+            source, read_at, s, keep, only=np.searchsorted(ext, sub), occlusion="probe"
         )
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
@@ -2077,7 +2164,7 @@ def _grow_on_lattice(
             # a cell that fails may be a tile a hand or sleeve covers a little of: read it
             # again with the occluder's colour left out of the margin and the symbol
             again_reads = _read_patches(
-                image_bgr,
+                source,
                 read_at[np.searchsorted(ext, sub)][retry],
                 s,
                 keep,
@@ -2122,6 +2209,26 @@ def _grow_on_lattice(
         corners_xy=np.concatenate([g[2] for g in got]),
         reads=reads_all,
         shape_conf=np.concatenate([g[4] for g in got]),
+    )
+
+
+def _shape_confidences_of(
+    reads: _Reads, outline: NDArray[np.float64], idx: NDArray[np.int64], s: DetectorSettings
+) -> NDArray[np.float64]:
+    """:func:`vision.shapes.shape_confidences` ``(M, 6)`` of the tiles ``idx`` (``(M,)``) of
+    ``reads`` and their outline distances ``outline`` (``(N, 6)``)."""
+    p = s.patch_px
+    m = len(idx)
+    if m == 0:
+        return np.zeros((0, len(SHAPE_ORDER)))
+    return shape_confidences(
+        outline[idx],
+        s.shape,
+        reads.blur[idx],
+        reads.score[idx].reshape(m, p, p),
+        reads.body_rgb[idx],
+        reads.symbol_rgb[idx],
+        None if reads.mix is None else reads.mix[idx].reshape(m, p, p),
     )
 
 
@@ -2194,7 +2301,7 @@ def detect(
     max_scale = min(1.0, s.max_work_long_side / max(h_img, w_img))
     for _attempt in range(3):
         small, v = _work_image(image_bgr, scale)
-        dark, env = _dark_mask(v, s)
+        dark, env, v_med = _dark_mask(v, s)
         c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
         gains = _body_gains(small, dark, c_dark)
         rng_area = None
@@ -2214,17 +2321,7 @@ def detect(
             x0, y0, x1, y1 = box
             c_lift: list[_Candidate] = []
             if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
-                vb = cv2.medianBlur(v[y0:y1, x0:x1], 3)
-                thr = np.multiply(
-                    env[y0:y1, x0:x1],
-                    s.dark_ratio_lifted,
-                    out=scratch("lifted.thr", vb.shape, np.float32),
-                )
-                below = np.less(vb, thr, out=scratch("lifted.below", vb.shape, np.bool_))
-                lifted = below.view(np.uint8) * np.uint8(255)
-                c_lift, _ = _symbol_candidates(
-                    lifted, s, v[y0:y1, x0:x1], s.min_hole_contrast, rng_area
-                )
+                c_lift = _lifted_candidates(v, env, box, s, rng_area)
             neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
             c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
             off = np.array([[[x0, y0]]], np.int32)
@@ -2288,7 +2385,7 @@ def detect(
     # sensor noise (high ISO in dim light) makes symbol outlines spiky: smooth the tile tops
     # in proportion to the noise measured on the image itself (mean absolute difference
     # from a 3x3 median of V, 8-bit levels)
-    noise = float(cv2.absdiff(v, cv2.medianBlur(v, 3)).mean())
+    noise = float(cv2.absdiff(v, v_med).mean())
     s_read = s
     if s.smooth_per_noise_level > 0:
         smooth = s.smooth_per_noise_level * noise
@@ -2296,13 +2393,16 @@ def detect(
             s_read = replace(s, patch_smooth=min(smooth, s.max_patch_smooth))
     if dbg is not None:
         dbg["noise"] = noise
+    # tile tops are read from a BGRA copy of the board's region, made once, large enough for
+    # growth's looks at the free cells around it (about a tile beyond the board)
+    source = _TileSource(image_bgr, grow_tiles=1.25)
     tiles, lattice, quality = _assemble(
-        image_bgr, v, env, cands, outers, scale, prof, palette, s_read, dbg
+        source, small, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
     if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         other = _assemble(
-            image_bgr, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
+            source, small, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
         )
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
@@ -2313,7 +2413,13 @@ def detect(
         checked = rule_check(tiles, s.rule_check)
         tiles, rule_changes = checked.tiles, tuple(checked.changed)
     if lattice is not None:
-        unseen, frac = _unseen_cells(small, scale, lattice, tiles, s)
+        unseen, frac = _unseen_cells(
+            small,
+            scale,
+            np.array(lattice.image_from_grid, np.float64),
+            [(t.pos.row, t.pos.col) for t in tiles],
+            s,
+        )
         quality["unseen"], quality["occluded_fraction"] = unseen, frac
     elapsed = (time.perf_counter() - t0) * 1000.0
     obs = Observation(
@@ -2336,8 +2442,8 @@ def detect(
 def _unseen_cells(
     small: NDArray[np.uint8],
     scale: float,
-    lattice: Lattice,
-    tiles: list[TileObservation],
+    image_from_grid: NDArray[np.float64],
+    tile_cells: list[tuple[int, int]],
     s: DetectorSettings,
 ) -> tuple[tuple[Pos, ...], float]:
     """Cells on and next to the board covered by something that is neither table nor a
@@ -2349,16 +2455,21 @@ def _unseen_cells(
     colour is more than ``unseen_sigma`` spreads from the table's is unseen when it is part
     of a foreign region reaching in from beyond the board (an arm).
 
+    Args:
+        small: the work image, ``(h, w, 3)`` uint8 BGR, ``scale`` x the input image.
+        image_from_grid: ``(3, 3)`` the lattice's homography (grid (col, row) -> image px).
+        tile_cells: the read tiles' cells, ``(row, col)``.
+
     Returns:
         ``(unseen cells, occluded fraction)``; the fraction is unseen cells over the board's
         cells (read tiles plus unseen cells inside its bounding box).
     """
-    if not tiles:
+    if not tile_cells:
         return (), 0.0
-    h = np.array(lattice.image_from_grid, np.float64)
-    occupied = {(t.pos.row, t.pos.col) for t in tiles}
-    rows = [t.pos.row for t in tiles]
-    cols = [t.pos.col for t in tiles]
+    h = np.asarray(image_from_grid, np.float64)
+    occupied = set(tile_cells)
+    rows = [r for r, _ in tile_cells]
+    cols = [c for _, c in tile_cells]
     r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
     k = s.unseen_table_ring
     rr, cc = np.mgrid[r0 - k : r1 + k + 1, c0 - k : c1 + k + 1]
@@ -2417,7 +2528,7 @@ def _unseen_cells(
     unseen = tuple(Pos(int(a), int(b)) for a, b in cells[covered])
     in_box = (cells[:, 0] >= r0) & (cells[:, 0] <= r1) & (cells[:, 1] >= c0) & (cells[:, 1] <= c1)
     n_cov = int((covered & in_box).sum())
-    return unseen, n_cov / float(len(tiles) + n_cov)
+    return unseen, n_cov / float(len(tile_cells) + n_cov)
 
 
 def _calibrated_rgb(
@@ -2437,7 +2548,8 @@ def _calibrated_rgb(
 
 
 def _assemble(
-    image_bgr: NDArray[np.uint8],
+    source: _TileSource,
+    small: NDArray[np.uint8],
     v: NDArray[np.uint8],
     env: NDArray[np.float32],
     cands: list[_Candidate],
@@ -2450,6 +2562,7 @@ def _assemble(
     diagonal_pitch: bool = False,
 ) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
     empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
+    image_bgr = source.image_bgr
     if not cands:
         return [], None, empty_q
     # --- tile sides and angles (work px)
@@ -2553,7 +2666,7 @@ def _assemble(
     full_centres = centres / scale
     prev_corners: NDArray[np.float64] | None = None
     reads: _Reads | None = None
-    shape_conf = np.zeros((n, len(SHAPE_ORDER)))
+    outline = np.zeros((n, len(SHAPE_ORDER)))  # the outline's distances per prototype
     shape_dist = np.full(n, np.inf)
     outline_shape = np.zeros(n, np.int64)  # best prototype by the outline alone
     for _round in range(s.refit_rounds + 1):
@@ -2585,22 +2698,13 @@ def _assemble(
             moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
-            new = _read_patches(image_bgr, corners_all[todo], s, keep_dbg)
-            d, pr = classify_profiles(
-                new.profile,
-                new.solidity,
-                s.shape,
-                new.blur,
-                new.score.reshape(len(todo), s.patch_px, s.patch_px),
-                new.body_rgb,
-                new.symbol_rgb,
-                None if new.mix is None else new.mix.reshape(len(todo), s.patch_px, s.patch_px),
-            )
+            new = _read_patches(source, corners_all[todo], s, keep_dbg)
+            d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
             if reads is None:
                 reads = new
             else:
                 reads.put(todo, new)
-            shape_conf[todo] = pr
+            outline[todo] = d
             shape_dist[todo] = np.where(new.ok, d.min(axis=1), np.inf)
             outline_shape[todo] = np.argmin(d, axis=1)
         assert reads is not None
@@ -2653,10 +2757,20 @@ def _assemble(
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False
+    # one tile per cell: keep the best-centred (grown tiles below take free cells, one each)
+    best_in_cell: dict[tuple[int, int], int] = {}
+    for i in np.nonzero(valid)[0]:
+        key = (int(cells[i][0]), int(cells[i][1]))
+        j = best_in_cell.get(key)
+        if j is None or residual[i] < residual[j]:
+            best_in_cell[key] = int(i)
+    idx = sorted(best_in_cell.values())
+    n_kept = len(idx)  # the board's tiles; grown tiles follow them in ``idx``
+    grown_conf = np.zeros((0, len(SHAPE_ORDER)))  # growth weighs its own tiles' confidences
     black = valid & (reads.body_v < s.body_max_dark * env_at)  # the board's black margins
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
-            image_bgr,
+            source,
             env,
             scale,
             image_from_grid,
@@ -2689,11 +2803,12 @@ def _assemble(
                 for c in grown.centres_xy
             ]
             reads = reads.concat(grown.reads)
-            shape_conf = np.concatenate([shape_conf, grown.shape_conf])
+            grown_conf = grown.shape_conf
             cells = np.concatenate([cells, grown.cells])
             residual = np.concatenate([residual, np.zeros(m)])
             corners_all = np.concatenate([corners_all, grown.corners_xy])
             valid = np.concatenate([valid, np.ones(m, bool)])
+            idx += list(range(n, n + m))
             n += m
     if valid.any():  # cells from 0; the homography follows
         off = cells[valid].min(axis=0)
@@ -2701,15 +2816,6 @@ def _assemble(
         shift = np.array([[1.0, 0.0, off[1]], [0.0, 1.0, off[0]], [0.0, 0.0, 1.0]])
         image_from_grid = image_from_grid @ shift
         image_from_grid = image_from_grid / image_from_grid[2, 2]
-
-    # one tile per cell: keep the best-centred
-    best_in_cell: dict[tuple[int, int], int] = {}
-    for i in np.nonzero(valid)[0]:
-        key = (int(cells[i][0]), int(cells[i][1]))
-        j = best_in_cell.get(key)
-        if j is None or residual[i] < residual[j]:
-            best_in_cell[key] = int(i)
-    idx = sorted(best_in_cell.values())
 
     # --- colours, all symbols together
     ix = np.array(idx, np.int64)
@@ -2742,12 +2848,14 @@ def _assemble(
         col_read.distances.min(axis=1) <= s.max_colour_distance if len(idx) else np.zeros(0, bool)
     ).tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
-    conf_s = shape_conf[ix] if len(idx) else np.zeros((0, len(SHAPE_ORDER)))
+    cell_list = cells[ix].tolist() if idx else []
+    # shape confidences (the grey terms) weighed once, for the board's tiles returned; the
+    # grown tiles' come from growth (its size check weighs them)
+    conf_s = np.concatenate([_shape_confidences_of(reads, outline, ix[:n_kept], s), grown_conf])
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
     top_c, top_s = np.argsort(-conf_c, axis=1)[:, :2], np.argsort(-conf_s, axis=1)[:, :2]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
     corner_list = corners_all[ix].tolist() if idx else []
-    cell_list = cells[ix].tolist() if idx else []
     for k in range(len(idx)):
         if not paint[k]:
             continue

@@ -57,11 +57,13 @@ __all__ = [
     "luma_guided_mix",
     "notch_distances",
     "notch_harmonic",
+    "outline_distances",
     "prototype_areas",
     "prototype_mask",
     "prototype_perimeters",
     "radial_profile",
     "radial_profiles",
+    "shape_confidences",
     "shape_polygon",
     "single_thread_matmul",
     "template_scores",
@@ -277,6 +279,40 @@ def single_thread_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> ND
     return out
 
 
+def rowwise_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.floating]:
+    """:func:`single_thread_matmul` whose every row is computed by the same BLAS call shape.
+
+    OpenBLAS picks its kernels by the product's shape (numpy even hands a one-row product to
+    ``gemv``), and their sums round differently, so a row's result may depend on how many
+    rows it was multiplied with. Here the rows go in blocks of exactly the single-thread
+    block size (the last one padded with zeros), so each row reads the same whatever batch it
+    is in: a symbol's shape confidences do not depend on the tiles classified with it.
+
+    Args:
+        a: ``(m, k)``; b: ``(k, n)``.
+
+    Returns:
+        ``(m, n)`` in numpy's result type.
+    """
+    m, k = a.shape
+    n = b.shape[1]
+    # (one row per call where a two-row product would leave the single-thread path: every
+    # row then goes through the same matrix-vector kernel)
+    rows = max(1, _BLAS_ONE_THREAD_MNK // max(1, k * n))
+    dt = np.result_type(a, b)
+    out: NDArray[np.floating] = np.empty((m, n), dt)
+    block = np.zeros((rows, k), a.dtype)
+    for i in range(0, m, rows):
+        j = min(m, i + rows)
+        if j - i == rows:
+            np.matmul(a[i:j], b, out=out[i:j])
+        else:  # the last, short block: padded to the same shape
+            block[: j - i] = a[i:j]
+            block[j - i :] = 0
+            out[i:j] = np.matmul(block, b)[: j - i]
+    return out
+
+
 def shape_polygon(shape: Shape, n: int = 360) -> NDArray[np.float64]:
     """Outline of a prototype symbol as ``(n, 2)`` ``(x, y)`` points, tile side = 1, centre 0.
 
@@ -465,14 +501,14 @@ def radial_profiles(
     )
     vals = scratch("radial.vals", (n, bins, n_r), np.uint8)
     side = 2 * p
-    chunk = max(1, min(32000 // bins, 32000 // side))  # cv2.remap sizes stay below 32767
+    # (cv2.remap sizes stay below 32767; the canvases' offsets within _GRID_SPAN rows)
+    chunk = max(1, min(32000 // bins, (_GRID_SPAN - 4 * p) // side))
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
         canvas = scratch("radial.canvas", (b - a, side, side), np.uint8)
         canvas.fill(0)
         np.multiply(m8[a:b], np.uint8(255), out=canvas[:, off : off + p, off : off + p])
-        my_c = my[a:b]
-        my_c += (np.arange(b - a, dtype=np.float32) * side)[:, None, None]  # in place
+        my_c = _on_grid_at(my[a:b], np.arange(b - a, dtype=np.float32) * side)  # in place
         cv2.remap(
             canvas.reshape((b - a) * side, side),
             mx[a:b].reshape((b - a) * bins, n_r),
@@ -657,8 +693,9 @@ def template_scores(
     s = np.multiply(score, full_inner[None], dtype=np.float32)
     mass = s.sum(axis=(1, 2))
     coord = np.arange(p, dtype=np.float32) + 0.5
-    cx = (s.sum(axis=1) @ coord) / np.maximum(mass, 1e-6)
-    cy = (s.sum(axis=2) @ coord) / np.maximum(mass, 1e-6)
+    # (row sums, not a matrix-vector product: BLAS's result for a row may depend on the others)
+    cx = (s.sum(axis=1) * coord).sum(axis=1) / np.maximum(mass, 1e-6)
+    cy = (s.sum(axis=2) * coord).sum(axis=1) / np.maximum(mass, 1e-6)
     dx = np.clip(np.round(cx - p / 2), -p // 8, p // 8).astype(np.int64)
     dy = np.clip(np.round(cy - p / 2), -p // 8, p // 8).astype(np.int64)
     # the shifted patches, gathered by one nearest-neighbour remap of the stacked patches
@@ -705,7 +742,7 @@ def template_scores(
         allowed = gap <= settings.template_scale_window
     for b in np.unique(lvl):
         sel = np.nonzero(lvl == b)[0]
-        corr = single_thread_matmul(v[sel], bank[b])  # (M, columns)
+        corr = rowwise_matmul(v[sel], bank[b])  # (M, columns)
         c = np.stack(
             [
                 corr[:, starts[k] : starts[k + 1]].reshape(len(sel), n_sc, turns[k]).max(axis=2)
@@ -715,6 +752,28 @@ def template_scores(
         )  # (M, 6, n_sc)
         out[sel] = np.where(allowed[sel], c, -1.0).max(axis=2)
     return out
+
+
+#: Rows of a stack of patches within which :func:`_on_grid_at` places samples exactly.
+_GRID_SPAN = 2**14
+#: 3 * 2^14: a float32 in [2^15, 2^16) is a multiple of 1/256, its ulp there.
+_GRID_SHIFT = np.float32(3 * 2**14)
+
+
+def _on_grid_at(rows: NDArray[np.float32], offsets: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Sample rows ``(M, ...)`` (float32, relative to their patch) moved to their patches'
+    rows in a stack, ``offsets`` ``(M,)`` (whole rows; every sum within 0 .. ``_GRID_SPAN``),
+    each rounded to a multiple of 1/256 px (ties to even, as ``np.round``); in place.
+
+    OpenCV 5 interpolates at the maps' exact coordinates, so a sample's position in the stack
+    must not round differently with its patch's offset: on the 1/256 grid, adding the offset
+    is exact in float32, and a symbol reads the same wherever it lies in the stack. Adding
+    ``_GRID_SHIFT`` puts every sum in [2^15, 2^16), where float32 rounds to that grid (the
+    offset rides along), and taking it off again is exact.
+    """
+    rows += (offsets.astype(np.float32) + _GRID_SHIFT).reshape((-1,) + (1,) * (rows.ndim - 1))
+    rows -= _GRID_SHIFT
+    return rows
 
 
 def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.float64]:
@@ -735,22 +794,35 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
     s = np.clip(score, 0.0, 1.0).astype(np.float32)
     mass = s.sum(axis=(1, 2))
     coord = np.arange(p, dtype=np.float32) + 0.5
-    cx = (s.sum(axis=1) @ coord) / np.maximum(mass, 1e-6)
-    cy = (s.sum(axis=2) @ coord) / np.maximum(mass, 1e-6)
+    # (row sums, not a matrix-vector product: BLAS's result for a row may depend on the others)
+    cx = (s.sum(axis=1) * coord).sum(axis=1) / np.maximum(mass, 1e-6)
+    cy = (s.sum(axis=2) * coord).sum(axis=1) / np.maximum(mass, 1e-6)
     n_r = p // 2
     step = 0.5 * p / n_r
     ray_x, ray_y = _ray_table(bins, n_r, step)
     mx = (cx[:, None, None] - 0.5 + ray_x[None]).astype(np.float32)
     my = (cy[:, None, None] - 0.5 + ray_y[None]).astype(np.float32)
-    my += (np.arange(n, dtype=np.float32) * p)[:, None, None]
-    chunk = max(1, 32000 // max(bins, p))
+    # each symbol reads the same whatever it is stacked with: every patch sits in a block of
+    # zero rows (``pad`` above and below, as far as its rays and their bilinear footprint
+    # reach beyond it), so a ray leaving its patch reads 0 as it does across the columns,
+    # not the next patch; and the rows lie on the grid of :func:`_on_grid_at`
+    reach = max(-float(my.min()), float(my.max()) - (p - 1), 0.0)
+    pad = min(p, math.ceil(reach) + 1)
+    rows = p + 2 * pad
+    chunk = max(1, min(32000 // max(bins, rows), (_GRID_SPAN - 2 * p) // rows))
+    m = min(n, chunk)
+    blocks = scratch("intprof.blocks", (m, rows, p), np.float32)
+    blocks[:, :pad] = 0.0
+    blocks[:, pad + p :] = 0.0
+    offsets = np.arange(m, dtype=np.float32) * rows + pad
     vals = np.empty((n, bins, n_r), np.float32)
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
+        blocks[: b - a, pad : pad + p] = s[a:b]
         vals[a:b] = cv2.remap(
-            s[a:b].reshape((b - a) * p, p),
+            blocks[: b - a].reshape((b - a) * rows, p),
             mx[a:b].reshape((b - a) * bins, n_r),
-            (my[a:b] - a * p).reshape((b - a) * bins, n_r),
+            _on_grid_at(my[a:b], offsets[: b - a]).reshape((b - a) * bins, n_r),
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0.0,
@@ -1022,7 +1094,13 @@ def edge_blur(score: NDArray[np.float32]) -> NDArray[np.float64]:
     kx = np.array([[-0.5, 0.0, 0.5]], np.float32)
     gx = cv2.filter2D(g, cv2.CV_32F, kx, borderType=cv2.BORDER_REPLICATE)
     gy = cv2.filter2D(g, cv2.CV_32F, kx.T, borderType=cv2.BORDER_REPLICATE)
-    slope = cv2.magnitude(gx, gy).reshape(n, p * p)
+    # (numpy's square root of the sum of squares, rounded the same at every element; OpenCV's
+    # magnitude rounds its vector body and its scalar ends differently, so a patch's slope
+    # would depend on where it lies in the stack)
+    gx *= gx
+    gy *= gy
+    gx += gy
+    slope = np.sqrt(gx, out=gx).reshape(n, p * p)
     flat = g.reshape(n, p * p)
     band = (flat > 0.3) & (flat < 0.7)
     cnt = band.sum(axis=1)
@@ -1081,7 +1159,9 @@ def _integrated_distances(
     lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
     pr = protos[lvl]  # (N, 6, bins)
     rolled = prof[:, _roll_index(settings.bins, _turn_window(settings))]  # (N, S, bins)
-    best = _turn_peak(np.einsum("nsb,nkb->nsk", rolled, pr), settings)  # (N, 6)
+    # (one product per symbol, all of one shape: each symbol's sums are the same whatever
+    # it is batched with, which einsum's loops over the whole batch do not promise)
+    best = _turn_peak(np.matmul(rolled, pr.transpose(0, 2, 1)), settings)  # (N, 6)
     own = (prof * prof).sum(axis=1)[:, None]
     ms = np.maximum((pr * pr).sum(axis=2) + own - 2.0 * best, 0.0) / settings.bins
     dist: NDArray[np.float64] = np.sqrt(ms)
@@ -1224,34 +1304,23 @@ def _roll_index(bins: int, max_shift: int) -> NDArray[np.int64]:
     return np.stack([(base - sh) % bins for sh in range(-max_shift, max_shift + 1)])
 
 
-def classify_profiles(
+def outline_distances(
     profiles: NDArray[np.float64],
     solidity: NDArray[np.float64],
     settings: ShapeSettings = ShapeSettings(),
     blur: NDArray[np.float64] | None = None,
-    score: NDArray[np.float32] | None = None,
-    body_rgb: NDArray[np.float64] | None = None,
-    symbol_rgb: NDArray[np.float64] | None = None,
-    mix: NDArray[np.float32] | None = None,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """:func:`classify_profile` of ``(N, bins)`` profiles: ``(N, 6)`` distances, confidences.
+) -> NDArray[np.float64]:
+    """The outline's distances of ``(N, bins)`` profiles from the six prototypes, ``(N, 6)``.
 
-    ``blur``: ``(N,)`` measured blur sigma of each symbol (fraction of the tile side), or
-    None to allow every prototype blur level. ``score``: ``(N, p, p)`` grey symbol scores
-    (0 body .. 1 symbol) in the tile's frame; with ``blur``, the confidences also weigh
-    ``template_weight * (1 - correlation)`` from :func:`template_scores`,
-    ``integral_weight`` times :func:`integrated_distances` and ``notch_weight`` times
-    :func:`notch_distances` (all added in quadrature to the outline distance); the returned
-    distances stay the outline's (they decide whether a blob is a symbol at all).
-    ``body_rgb``, ``symbol_rgb``: ``(N, 3)`` sRGB colours (0..255) the score was projected
-    between; with ``settings.linear_light`` the grey terms read :func:`linear_light_scores`
-    and their own :func:`edge_blur` instead of the sRGB score and ``blur``. ``mix``: ``(N, p,
-    p)`` share of symbol light from :func:`linear_light_mix`, read by the grey terms (with
-    ``settings.linear_light``) instead of the score re-mapped by :func:`linear_light_scores`
-    (the detector passes it sharpened by :func:`luma_guided_mix`).
+    RMS difference of normalised radii (best turn within ``max_shift_bins``), the weighted
+    solidity and axis-peakedness differences, added in quadrature, at the best prototype
+    blur level (only levels within ``blur_window`` of the measured ``blur``, ``(N,)``
+    fraction of the tile side, when given). These decide whether a blob is a symbol at all
+    (:func:`classify_profiles` returns them as its distances); :func:`shape_confidences`
+    turns them into confidences with the grey-level terms.
     """
-    if len(profiles) == 0:  # nothing to classify
-        return np.zeros((0, len(SHAPE_ORDER))), np.zeros((0, len(SHAPE_ORDER)))
+    if len(profiles) == 0:
+        return np.zeros((0, len(SHAPE_ORDER)))
     protos, sols = _prototypes(settings.bins, settings.proto_blur)
     rolled = profiles[:, _roll_index(settings.bins, _turn_window(settings))]  # (N, S, bins)
     # mean over bins of (proto - turned profile)^2, min over turns, as |P|^2 + |R|^2 - 2 P.R
@@ -1276,8 +1345,25 @@ def classify_profiles(
         gap = np.abs(levels[None, :] - np.asarray(blur)[:, None])  # (N, B)
         allowed = (gap <= settings.blur_window) | (gap <= gap.min(axis=1, keepdims=True))
         dall = np.where(allowed[:, None, :], dall, np.inf)
-    d = dall.min(axis=2)  # (N, 6)
-    dc = d
+    d: NDArray[np.float64] = dall.min(axis=2)  # (N, 6)
+    return d
+
+
+def shape_confidences(
+    outline: NDArray[np.float64],
+    settings: ShapeSettings = ShapeSettings(),
+    blur: NDArray[np.float64] | None = None,
+    score: NDArray[np.float32] | None = None,
+    body_rgb: NDArray[np.float64] | None = None,
+    symbol_rgb: NDArray[np.float64] | None = None,
+    mix: NDArray[np.float32] | None = None,
+) -> NDArray[np.float64]:
+    """Confidences ``(N, 6)`` (rows sum to 1) from :func:`outline_distances` ``outline``
+    and, with ``score`` and ``blur``, the grey-level terms (see :func:`classify_profiles`,
+    whose confidences these are for the same arguments; each row depends on its own
+    symbol only, so a caller may ask for them later, and for fewer symbols, than for the
+    outline's distances)."""
+    dc = outline
     if score is not None and blur is not None and len(score):
         grey, grey_blur = score, np.asarray(blur, np.float64)
         if settings.linear_light and mix is not None:
@@ -1298,24 +1384,66 @@ def classify_profiles(
             if settings.notch_weight > 0:
                 nprof, nblur = iprof, grey_blur
                 if settings.notch_smooth > 0:
-                    # the stacked patches are 0 in their margins (``template_inset``),
-                    # wide enough that the smoothing does not carry across patches
-                    sm: NDArray[np.float32] = np.asarray(
-                        cv2.GaussianBlur(
-                            np.ascontiguousarray(grey, np.float32).reshape(-1, p),
-                            (0, 0),
-                            settings.notch_smooth * p,
-                            borderType=cv2.BORDER_CONSTANT,
-                        ),
-                        np.float32,
-                    ).reshape(grey.shape)
+                    sm = _smooth_patches(grey, settings.notch_smooth * p)
                     nprof, nblur = integrated_profiles(sm, settings.bins), edge_blur(sm)
                 dn = notch_distances(nprof, p, nblur, settings)
                 dc = np.sqrt(dc * dc + (settings.notch_weight * dn) ** 2)
+    if len(dc) == 0:
+        return np.zeros((0, len(SHAPE_ORDER)))
     z = -0.5 * (dc / settings.sigma) ** 2
     z -= z.max(axis=1, keepdims=True)
     pr = np.exp(z)
-    return d, pr / pr.sum(axis=1, keepdims=True)
+    out: NDArray[np.float64] = pr / pr.sum(axis=1, keepdims=True)
+    return out
+
+
+def _smooth_patches(patches: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    """Each ``(N, p, p)`` float32 patch smoothed by a Gaussian of ``sigma`` px on its own (zero
+    beyond its edges): the patches are stacked with zero rows between them as wide as the
+    kernel's reach, so none spills into another (a patch's margin of zeros, e.g.
+    ``template_inset`` 0.08 of 48 px, is narrower than the reach of a sigma of 1.4 px)."""
+    n, p, _ = patches.shape
+    ksize = round(sigma * 8 + 1) | 1  # OpenCV's kernel size for float images
+    pad = ksize // 2
+    rows = p + pad
+    stack = np.zeros((n * rows + pad, p), np.float32)
+    stack[pad:].reshape(n, rows, p)[:, :p] = patches
+    sm = cv2.GaussianBlur(stack, (ksize, ksize), sigma, borderType=cv2.BORDER_CONSTANT)
+    out: NDArray[np.float32] = np.ascontiguousarray(sm[pad:].reshape(n, rows, p)[:, :p])
+    return out
+
+
+def classify_profiles(
+    profiles: NDArray[np.float64],
+    solidity: NDArray[np.float64],
+    settings: ShapeSettings = ShapeSettings(),
+    blur: NDArray[np.float64] | None = None,
+    score: NDArray[np.float32] | None = None,
+    body_rgb: NDArray[np.float64] | None = None,
+    symbol_rgb: NDArray[np.float64] | None = None,
+    mix: NDArray[np.float32] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """:func:`classify_profile` of ``(N, bins)`` profiles: ``(N, 6)`` distances, confidences.
+
+    ``blur``: ``(N,)`` measured blur sigma of each symbol (fraction of the tile side), or
+    None to allow every prototype blur level. ``score``: ``(N, p, p)`` grey symbol scores
+    (0 body .. 1 symbol) in the tile's frame; with ``blur``, the confidences also weigh
+    ``template_weight * (1 - correlation)`` from :func:`template_scores`,
+    ``integral_weight`` times :func:`integrated_distances` and ``notch_weight`` times
+    :func:`notch_distances` (all added in quadrature to the outline distance); the returned
+    distances stay the outline's (they decide whether a blob is a symbol at all).
+    ``body_rgb``, ``symbol_rgb``: ``(N, 3)`` sRGB colours (0..255) the score was projected
+    between; with ``settings.linear_light`` the grey terms read :func:`linear_light_scores`
+    and their own :func:`edge_blur` instead of the sRGB score and ``blur``. ``mix``: ``(N, p,
+    p)`` share of symbol light from :func:`linear_light_mix`, read by the grey terms (with
+    ``settings.linear_light``) instead of the score re-mapped by :func:`linear_light_scores`
+    (the detector passes it sharpened by :func:`luma_guided_mix`). The two halves are
+    :func:`outline_distances` and :func:`shape_confidences`.
+    """
+    if len(profiles) == 0:  # nothing to classify
+        return np.zeros((0, len(SHAPE_ORDER))), np.zeros((0, len(SHAPE_ORDER)))
+    d = outline_distances(profiles, solidity, settings, blur)
+    return d, shape_confidences(d, settings, blur, score, body_rgb, symbol_rgb, mix)
 
 
 def classify_profile(

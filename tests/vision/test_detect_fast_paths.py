@@ -8,6 +8,8 @@ candidates but no tile.
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 import pytest
@@ -85,7 +87,8 @@ def test_look_alikes_give_candidates_but_no_tiles() -> None:
 
 
 def _reference_radii(masks: np.ndarray, bins: int) -> np.ndarray:
-    """Outermost-inside ray radii the plain way: float 0/1 canvas, every sample, >= 0.5."""
+    """Outermost-inside ray radii the plain way: float 0/1 canvas, every sample, >= 0.5 (the
+    sample rows on the 1/256 px grid ``radial_profiles`` keeps them on)."""
     n, p, _ = masks.shape
     out = np.zeros((n, bins))
     n_r = p + p // 2
@@ -100,7 +103,7 @@ def _reference_radii(masks: np.ndarray, bins: int) -> np.ndarray:
         vals = cv2.remap(
             canvas,
             (np.float32(cx + p // 2 - 0.5) + ray_x).astype(np.float32),
-            (np.float32(cy + p // 2 - 0.5) + ray_y).astype(np.float32),
+            np.round((np.float32(cy + p // 2 - 0.5) + ray_y).astype(np.float32) * 256) / 256,
             cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0.0,
@@ -190,3 +193,45 @@ def test_first_look_reads_ok_and_centroid_as_the_full_reading() -> None:
     assert full.ok.sum() >= len(tiles) // 2 and (~full.ok).sum() >= len(tiles) // 2
     np.testing.assert_array_equal(first.ok, full.ok)
     np.testing.assert_array_equal(first.centroid, full.centroid)
+
+
+def test_a_shared_bgra_copy_reads_as_a_fresh_one() -> None:
+    """Reads from one BGRA copy of the board's region (``_TileSource``, made once per detect
+    and large enough for growth's looks around the board) give what a read with its own copy
+    gives."""
+    from vision.detect import DetectorSettings, _read_patches, _TileSource
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    board = random_board(np.random.default_rng(8), 30)
+    r = render(board, PRESETS["glare"], seed=8, size=(1280, 720))
+    s = DetectorSettings()
+    corners = np.array([t.corners_xy for t in r.truth if t.visible], np.float64)
+    source = _TileSource(r.image_bgr, grow_tiles=3.0)
+    _read_patches(source, corners, s, False)  # the copy: the board and 3 tiles around it
+    shared = _read_patches(source, corners[:5], s, False)  # read from that larger copy
+    fresh = _read_patches(r.image_bgr, corners[:5], s, False)
+    for name in ("ok", "profile", "symbol_rgb", "body_rgb", "score", "mix", "blur"):
+        np.testing.assert_array_equal(getattr(shared, name), getattr(fresh, name))
+
+
+def test_a_patch_reads_the_same_wherever_it_lies_in_the_stack() -> None:
+    """Every measurement of a tile top, the outline profile included, is the same whatever
+    tiles are read with it (with its neighbours in the stack, as ``only`` reads): a read may
+    be split or batched differently without changing a reading."""
+    from vision.detect import DetectorSettings, _read_patches
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    board = random_board(np.random.default_rng(6), 40)
+    r = render(board, PRESETS["dim"], seed=6, size=(1280, 720))  # noise: wider smoothing
+    corners = np.array([t.corners_xy for t in r.truth if t.visible], np.float64)
+    # the widest smoothing (a noisy image's) reaches across patch borders
+    s = dataclasses.replace(DetectorSettings(), patch_smooth=DetectorSettings().max_patch_smooth)
+    full = _read_patches(r.image_bgr, corners, s, False)
+    n = len(corners)
+    for lo, hi in ((0, 5), (7, n), (n // 2, n // 2 + 3)):
+        a, b = max(0, lo - 1), min(n, hi + 1)
+        part = _read_patches(r.image_bgr, corners[a:b], s, False, only=np.arange(lo - a, hi - a))
+        for name in ("ok", "profile", "solidity", "area", "sharpness", "blur", "score", "mix"):
+            np.testing.assert_array_equal(getattr(part, name), getattr(full, name)[lo:hi])

@@ -26,7 +26,9 @@ from vision.shapes import (
     linear_light_scores,
     notch_distances,
     notch_harmonic,
+    outline_distances,
     radial_profiles,
+    shape_confidences,
 )
 
 P = 48  # the detector's patch side (DetectorSettings.patch_px)
@@ -271,3 +273,36 @@ def test_edge_blur_reads_the_sigma_of_a_blurred_straight_edge(sigma: float) -> N
     assert sigma * 0.97 < got[0] < sigma * 1.2, (got, sigma)
     assert got[2] == 0.0
     assert edge_blur(np.zeros((0, P, P), np.float32)).shape == (0,)
+
+
+def test_shape_confidences_do_not_depend_on_the_tiles_read_with_them() -> None:
+    """The detector asks for the grey terms of the tiles it keeps, after reading more (or
+    other) tiles: each symbol's confidences are the same whatever it is classified with
+    (zero rows between stacked patches, row-by-row BLAS shapes), and ``classify_profiles``
+    is ``outline_distances`` then ``shape_confidences``."""
+    settings = ShapeSettings()
+    shapes = [Shape.CLOVER, Shape.DIAMOND, Shape.STAR8, Shape.CIRCLE, Shape.STAR4] * 3
+    scores, bodies, syms = [], [], []
+    for i, sh in enumerate(shapes):
+        body, symbol = COLOURS[i % len(COLOURS)]
+        img, _, _ = _tile(sh, 0.05 + 0.005 * (i % 4), body, symbol, seed=300 + i)
+        scores.append(_score(img, body, symbol))
+        bodies.append(body)
+        syms.append(symbol)
+    score = np.stack(scores)
+    # off-centre symbols too: their rays leave the patch
+    score[3] = np.roll(score[3], 7, axis=0)
+    score[4] = np.roll(score[4], -7, axis=1)
+    prof, sol, _ = radial_profiles(score > 0.5, settings.bins)
+    blurs = edge_blur(score)
+    body_rgb, sym_rgb = np.array(bodies, float), np.array(syms, float)
+    d, conf = classify_profiles(prof, sol, settings, blurs, score, body_rgb, sym_rgb)
+    outline = outline_distances(prof, sol, settings, blurs)
+    np.testing.assert_array_equal(outline, d)
+    rng = np.random.default_rng(5)
+    for size in (1, 2, 3, 7, len(shapes)):
+        idx = rng.permutation(len(shapes))[:size]
+        part = shape_confidences(
+            outline[idx], settings, blurs[idx], score[idx], body_rgb[idx], sym_rgb[idx]
+        )
+        np.testing.assert_array_equal(part, conf[idx])
