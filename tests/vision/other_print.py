@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -48,6 +49,24 @@ def other_print(shape: Shape) -> list[NDArray[np.float64]]:
     if shape is Shape.STAR4:
         return [star(4, 0.40, 0.12, math.pi / 4)]
     return [star(8, 0.36, 0.21, 0.0)]
+
+
+def cover(
+    shape: Shape, side_px: int, turn: float, scale: float, shift: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """``(side_px, side_px)`` share of a tile top's area the symbol covers, 0..1.
+
+    The symbol is turned by ``turn`` radians, scaled by ``scale`` and shifted by ``shift``
+    (tile units), drawn anti-aliased at 8x and averaged down to ``side_px``.
+    """
+    ss = 8
+    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    big = np.zeros((side_px * ss, side_px * ss), np.uint8)
+    for poly in other_print(shape):
+        pts = ((poly @ rot.T) * scale + shift + 0.5) * side_px * ss
+        cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
+    area = cv2.resize(big, (side_px, side_px), interpolation=cv2.INTER_AREA)
+    return area.astype(np.float64) / 255.0
 
 
 def srgb_from_linear(lin: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from other_print import linear_from_srgb255, other_print, srgb_from_linear
+from other_print import cover, linear_from_srgb255, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -50,17 +50,10 @@ def _tile(
     blurred linear share of symbol light.
     """
     rng = np.random.default_rng(seed)
-    ss = 8
     turn = math.radians(rng.uniform(-5, 5))
-    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
     scale = rng.uniform(0.92, 1.08)
     shift = rng.uniform(-0.02, 0.02, 2)
-    big = np.zeros((P * ss, P * ss), np.uint8)
-    for poly in other_print(shape):
-        pts = ((poly @ rot.T) * scale + shift + 0.5) * P * ss
-        cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
-    cover = cv2.resize(big, (P, P), interpolation=cv2.INTER_AREA).astype(np.float64) / 255
-    mix = cv2.GaussianBlur(cover, (0, 0), blur * P)
+    mix = cv2.GaussianBlur(cover(shape, P, turn, scale, shift), (0, 0), blur * P)
     lb, ls = linear_from_srgb255(body), linear_from_srgb255(symbol)
     lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
     img = srgb_from_linear(lin) + rng.normal(0, 2.0, lin.shape)

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from other_print import linear_from_srgb255, other_print, srgb_from_linear
+from other_print import cover, linear_from_srgb255, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -61,17 +61,11 @@ def _patch(
     resampled to ``P`` pixels and smoothed as the detector does.
     """
     rng = np.random.default_rng(seed)
-    ss = 8
     turn = math.radians(rng.uniform(-4, 4) if turn_deg is None else turn_deg)
-    rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
     scale = rng.uniform(0.94, 1.06)
     shift = rng.uniform(-0.02, 0.02, 2)
-    big = np.zeros((tile_px * ss, tile_px * ss), np.uint8)
-    for poly in other_print(shape):
-        pts = ((poly @ rot.T) * scale + shift + 0.5) * tile_px * ss
-        cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
-    cover = cv2.resize(big, (tile_px, tile_px), interpolation=cv2.INTER_AREA) / 255.0
-    mix = cv2.GaussianBlur(cover, (0, 0), blur * tile_px)
+    area = cover(shape, tile_px, turn, scale, shift)
+    mix = cv2.GaussianBlur(area, (0, 0), blur * tile_px)
     lb, ls = linear_from_srgb255(body_rgb), linear_from_srgb255(symbol_rgb)
     lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
     rgb = np.clip(np.round(srgb_from_linear(lin) + rng.normal(0, 1.5, lin.shape)), 0, 255).astype(
