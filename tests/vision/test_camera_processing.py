@@ -1,0 +1,43 @@
+"""The camera-processing steps of ``benchmarks.bench_camera`` do what their names say."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.bench_camera import PROCESSING
+from vision.evaluate import random_board
+from vision.render import PRESETS, render
+
+
+@pytest.fixture(scope="module")
+def image() -> np.ndarray:
+    board = random_board(np.random.default_rng(5), 20)
+    return render(board, PRESETS["easy"], seed=5, size=(640, 480)).image_bgr
+
+
+@pytest.mark.parametrize("name", sorted(PROCESSING))
+def test_each_step_keeps_the_frame_and_changes_it(image: np.ndarray, name: str) -> None:
+    out = PROCESSING[name][0](image)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    change = float(np.abs(out.astype(np.float32) - image.astype(np.float32)).mean())
+    assert (change == 0.0) if name == "none" else (change > 0.3)
+
+
+def test_steps_move_the_image_the_named_way(image: np.ndarray) -> None:
+    def sat(img: np.ndarray) -> float:
+        return float(cv2.cvtColor(img, cv2.COLOR_BGR2HSV)[..., 1].mean())
+
+    assert sat(PROCESSING["saturation_1.35"][0](image)) > 1.2 * sat(image)
+    assert PROCESSING["underexposed"][0](image).mean() < 0.8 * image.mean()
+    assert PROCESSING["overexposed"][0](image).mean() > 1.15 * image.mean()
+    b, g, r = PROCESSING["green_tint"][0](image).reshape(-1, 3).mean(axis=0)
+    b0, g0, r0 = image.reshape(-1, 3).mean(axis=0)
+    assert g / g0 > 1.05 and b / b0 < 0.9 and r / r0 < 0.95
+    h, w = image.shape[:2]
+    v = PROCESSING["vignetting"][0](image).astype(np.float32) / np.maximum(image, 1)
+    assert (
+        v[: h // 8, : w // 8].mean()
+        < 0.8 * v[3 * h // 8 : 5 * h // 8, 3 * w // 8 : 5 * w // 8].mean()
+    )
