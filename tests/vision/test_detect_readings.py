@@ -20,7 +20,9 @@ def test_each_tile_offers_best_colours_times_best_shapes() -> None:
     board = random_board(np.random.default_rng(3), 8)
     r = render(board, PRESETS["easy"], seed=3)
     for n_shapes in (2, 4):
-        s = dataclasses.replace(DetectorSettings(), alt_shapes=n_shapes, rule_check=None)
+        s = dataclasses.replace(
+            DetectorSettings(), alt_shapes=n_shapes, rule_check=None, alt_min_shape_confidence=0.0
+        )
         obs = detect(r.image_bgr, settings=s, debug=True)
         assert obs.tiles
         for t in obs.tiles:
@@ -34,6 +36,15 @@ def test_each_tile_offers_best_colours_times_best_shapes() -> None:
         assert obs.debug is not None
         assert len(obs.debug["mix"]) == len(obs.tiles)
         assert np.allclose(obs.debug["conf_s"].sum(axis=1), 1.0)
+        if n_shapes == 4:
+            # by default, shapes beyond the best two only where the camera gives them a chance
+            shape_conf = obs.debug["conf_s"]
+            picky = detect(
+                r.image_bgr, settings=dataclasses.replace(s, alt_min_shape_confidence=0.01)
+            )
+            for t, c in zip(picky.tiles, shape_conf, strict=True):
+                want = 2 + int((np.sort(c)[::-1][2:4] >= 0.01).sum())
+                assert len({x.shape for x in t.readings}) == want
 
 
 def _tile(col: int, shapes: dict[Shape, float]) -> TileObservation:
