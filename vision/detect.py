@@ -61,6 +61,7 @@ from vision.shapes import (
     shape_confidences,
     shape_polygon,
     single_thread_matmul,
+    size_consistency,
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
@@ -2871,6 +2872,14 @@ def _assemble(
     # shape confidences (the grey terms) weighed once, for the board's tiles returned; the
     # grown tiles' come from growth (its size check weighs them)
     conf_s = np.concatenate([_shape_confidences_of(reads, outline, ix[:n_kept], s), grown_conf])
+    # one set prints every symbol of a kind at one size: a symbol far larger or smaller than
+    # the image's others of the kind read is not of that kind (the tiles returned only)
+    if len(idx):
+        grey = reads.mix if reads.mix is not None else reads.score
+        kept = np.nonzero(paint)[0]
+        conf_s[kept] = size_consistency(
+            conf_s[kept], grey[ix[kept]].mean(axis=1, dtype=np.float64), s.shape
+        )
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]
@@ -2922,6 +2931,11 @@ def _assemble(
     if dbg is not None:
         shown = ix[paint] if len(idx) else ix  # the tiles returned, in order
         dbg["patches"] = [] if reads.patches is None else list(reads.patches[shown])
+        # per tile returned: the (p * p) share of symbol light the grey shape terms read, the
+        # (6,) shape confidences (before the rule check) and the edge blur (tile sides)
+        dbg["mix"] = [] if reads.mix is None else list(reads.mix[shown])
+        dbg["conf_s"] = conf_s[np.array(paint, bool)] if len(idx) else conf_s
+        dbg["blur_t"] = reads.blur[shown]
         dbg["symbol_masks"] = [] if reads.masks is None else list(reads.masks[shown])
         dbg["rejected"] = [tuple(cands[i].centre_xy / scale) for i in range(n) if i not in idx]
         dbg["wb_gains"] = col_read.wb_gains

@@ -67,6 +67,10 @@ class RuleCheckSettings:
         free_illegal_lines: this many illegal lines never disqualify a board by the two
             shares above (a young game has few lines; one misread makes a large share).
         max_changes: bound on the greedy steps (each step changes one or two tiles).
+        exchanges: when no change of one tile or of two tiles in one illegal line lowers the
+            cost, also try exchanges: a tile takes a reading another tile has and that tile
+            takes the first one's (two blurred tiles of one colour read as each other's
+            shape: either change alone adds a copy beyond the set's three).
     """
 
     line_penalty: float = 3.0
@@ -75,6 +79,7 @@ class RuleCheckSettings:
     free_illegal_lines: int = 2
     min_confidence: float = 1e-4
     max_changes: int = 200
+    exchanges: bool = True
 
 
 @dataclass(frozen=True)
@@ -244,6 +249,25 @@ def rule_check(
                             d = delta({i: ki, j: kj})
                             if d < best[0]:
                                 best = (d, {i: ki, j: kj})
+        if not best[1] and s.exchanges:
+            # two tiles of different lines read as each other (a blurred clover and diamond
+            # of one colour): either change alone adds a copy beyond the set's, both together
+            # keep the count
+            reading_of: dict[Tile, list[int]] = {}
+            for j in range(len(tiles)):
+                reading_of.setdefault(options[j][choice[j]][0], []).append(j)
+            for i in suspects:
+                for ki in [0, *tries[i]]:
+                    if ki == choice[i]:
+                        continue
+                    for j in reading_of.get(options[i][ki][0], []):
+                        if j == i:
+                            continue
+                        for kj in [0, *tries[j]]:
+                            if kj != choice[j] and options[j][kj][0] == options[i][choice[i]][0]:
+                                d = delta({i: ki, j: kj})
+                                if d < best[0]:
+                                    best = (d, {i: ki, j: kj})
         if not best[1]:
             break
         for i, k in best[1].items():
