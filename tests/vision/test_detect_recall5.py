@@ -41,3 +41,15 @@ def test_the_light_checks_of_a_checked_cloth_are_no_glared_patch() -> None:
     than their margin: no paint shows."""
     sc = _score(2026, 74, False, DetectorSettings())
     assert sc.precision == 1.0, sc.summary()
+
+
+def test_a_line_of_glared_tiles_leading_away_from_the_board_is_read() -> None:
+    """Legal boards, seed 13, scene 39 (light wood, dim, 28 px tiles): a line of five tiles
+    whose margins read grey (0.15 with the black made grey, over the lone bound 0.12) leads
+    away from the board; growth reaches one cell of it per round, so the first waits for
+    the next round's glared neighbour (6 -> 0 missed)."""
+    on = _score(13, 39, True, DetectorSettings())
+    off = _score(13, 39, True, replace(DetectorSettings(), glare_patch_cells=1))
+    assert on.precision == 1.0, on.summary()
+    assert on.recall == 1.0, on.summary()
+    assert on.matched_visible >= off.matched_visible + 5, (on.summary(), off.summary())
