@@ -144,6 +144,15 @@ class DetectorSettings:
             3 tiles turned off the lattice read at full size showed table in a quarter of the
             margin band (uniformity 0.70-0.74) and 0.88 at this one; recall +0.06 / +0.14 /
             +0.09 points on M2026 / ML2026 / s99, precision unchanged.
+        grow_last_look: ... and where that look finds none either, a last look at this
+            fraction of the square (0 turns it off): a tile turned and pushed off the lattice
+            further, or a faint symbol (a washed-out purple star4, 22 levels from its glared
+            margin) whose margin's test, in units of that contrast, a sliver of the table in
+            the band fails. The band, 0.32-0.38 of the tile, stays off every symbol but the
+            diamond's points (0.36). On the nine cached sets: 10 tiles more in 6 scenes, 2
+            read wrong, 2 false tiles more (a leaf of a floral cloth, a dark-wood cell: both
+            of "black" margins, at 1.3-1.6 x the board's black saturation); precision -0.04
+            points at most per set; 0.88 / 0.80 not measured.
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -200,6 +209,16 @@ class DetectorSettings:
             purple symbol), 1.06 at 1 %. 0.9 against 0.8: random and held-out boards
             unchanged, legal boards one tile less and one false tile less, a set of 55 hard
             gingham scenes in 14 colours precision 98.2 -> 99.5 %, recall 98.7 -> 99.1 %.
+        black_min_symbol_lift: a black (not glared) margin's symbol reaches at least this x
+            the margin in one channel at least (``max_c symbol_c / margin_c``, sRGB, as
+            ``glare_min_symbol_lift``): a printed paint reflects more than black paint in its
+            own colour's channel, while a darker spot on a coloured table is darker than its
+            ground in every channel (a green felt cell beside a tile, read as a dark green
+            symbol on a "black" margin as dark as the board's bodies: 0.92). Holes of the dark
+            mask are brighter than their ring by construction. On the nine cached sets (seeds
+            2026, 99, 7, 11, 13): one false tile less (a floral cloth's leaf, seed-2026 random
+            scene 75), none lost; with ``grow_last_look`` also two green-felt cells (seed-2026
+            legal scene 1).
         glare_symbol_saturation_floor: ... and the symbol itself keeps at least this
             saturation (chroma / brightness): glare washes a paint towards the light's colour
             but the classic paints kept 0.18 or more on every glared tile of the cached hard
@@ -399,6 +418,7 @@ class DetectorSettings:
     grow_max_offset: float = 0.2
     grow_max_dark: float = 0.65
     grow_first_look: float = 0.92
+    grow_last_look: float = 0.84
     glare_patch_cells: int = 2
     glare_patch_max_saturation: float = 0.4
     weak_search_margin: float = 6.0
@@ -422,6 +442,7 @@ class DetectorSettings:
     glare_min_paint_chroma: float = 30.0
     glare_extra_saturation: float = 0.12
     glare_min_symbol_lift: float = 0.9
+    black_min_symbol_lift: float = 1.0
     first_fit_pitch_agreement: float = 0.2
     glare_symbol_saturation_floor: float = 0.12
     symbol_size_range: tuple[float, float] = (0.7, 1.4)
@@ -1695,6 +1716,7 @@ def _tile_like(
     # on something light (a cloth's dark check on its white), not paint under glare
     lift = (sym / np.maximum(reads.body_rgb, 1.0)).max(axis=1)
     neutral &= (lift >= s.glare_min_symbol_lift) & (sym_sat >= s.glare_symbol_saturation_floor)
+    dark &= lift >= s.black_min_symbol_lift
     out = reads.ok & square & (dark | neutral)
     if check_size:
         lo, hi = s.symbol_size_range
@@ -2188,15 +2210,15 @@ def _grow_on_lattice(
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
         look_scale = np.ones(n)
-        again = np.nonzero(~first.ok | (np.hypot(*first.centroid.T) > s.grow_max_offset))[0]
-        if s.grow_first_look < 1.0 and len(again):
-            look = centres[again, None, :] + s.grow_first_look * (
-                corners[again] - centres[again, None, :]
-            )
+        for k_look in (s.grow_first_look, s.grow_last_look):
+            again = np.nonzero(~first.ok | (np.hypot(*first.centroid.T) > s.grow_max_offset))[0]
+            if not 0.0 < k_look < 1.0 or not len(again):
+                continue
+            look = centres[again, None, :] + k_look * (corners[again] - centres[again, None, :])
             second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
             first.ok[again] = second.ok
             first.centroid[again] = second.centroid
-            look_scale[again[second.ok]] = s.grow_first_look
+            look_scale[again[second.ok]] = k_look
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
         off = first.centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
