@@ -201,8 +201,8 @@ def test_an_occluder_over_a_margin_is_left_out_but_never_guessed() -> None:
 @pytest.mark.parametrize("k", [58])
 def test_occluder_reads_add_tiles_and_no_false_ones(k: int) -> None:
     """Scene 58 (two hands, printed grid): tiles beside a sleeve read with the occluder left
-    out; no reading is false. (Since branch ``recall5`` growth's last look at 0.84 of the
-    square, ``grow_last_look``, finds two of them without the occluder when it is off - where
+    out; no reading is false. (Since branch ``recall5`` growth's last look at 0.88 of the
+    square, ``grow_last_look``, can find them without the occluder when it is off - where
     the occluder's first look at the full square passes, the smaller ones are not tried -
     so the occluder's own gain is measured without it.)"""
     r = _hard_legal(k)

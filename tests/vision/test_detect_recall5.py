@@ -62,7 +62,7 @@ def test_a_line_of_glared_tiles_leading_away_from_the_board_is_read() -> None:
 def test_a_last_look_at_a_smaller_square_finds_tiles_off_the_lattice() -> None:
     """Random boards, seed 7, scene 72 (floral cloth, glare, warm light, blur, askew tiles):
     five tiles whose looks at 1.0 and 0.92 of their cell's square showed cloth in the margin
-    band are found at 0.84 (38 -> 43 of 43)."""
+    band are found at 0.88 (38 -> 43 of 43)."""
     on = _score(7, 72, False, DetectorSettings())
     off = _score(7, 72, False, replace(DetectorSettings(), grow_last_look=0.0))
     assert on.precision == 1.0, on.summary()
@@ -73,9 +73,10 @@ def test_a_darker_spot_on_green_felt_is_no_symbol_on_black() -> None:
     """Legal boards, seed 2026, scene 1 (green felt, oblique, askew): two felt cells beside
     tiles read as dark green symbols on margins as dark as the board's black (the symbol
     0.92 of the margin in green, darker in every channel); a printed paint is brighter than
-    black paint in its own colour's channel."""
-    on = _score(2026, 1, True, DetectorSettings())
-    off = _score(2026, 1, True, replace(DetectorSettings(), black_min_symbol_lift=0.0))
+    black paint in its own colour's channel. (They show at ``grow_last_look`` 0.84.)"""
+    looser = replace(DetectorSettings(), grow_last_look=0.84)
+    on = _score(2026, 1, True, looser)
+    off = _score(2026, 1, True, replace(looser, black_min_symbol_lift=0.0))
     assert on.precision == 1.0, on.summary()
     assert off.precision < 1.0, off.summary()
     assert on.recall == 1.0, on.summary()
