@@ -189,6 +189,14 @@ class DetectorSettings:
         min_dark_tiles_for_glare: a glared (grey, not dark) margin is accepted only when at
             least this many tiles with plainly dark margins are in view: on an empty patterned
             cloth, khaki petals around a yellow dot are not glared tiles.
+        glare_board_min_tiles, glare_board_min_shapes: ... or when a whole board is glared
+            (a lamp's reflection over all of it, no black margin left): at least
+            ``glare_board_min_tiles`` glared tiles passing every other check, read as at least
+            ``glare_board_min_shapes`` different shapes, each at least twice. A cloth repeats
+            one motif, and its look-alikes read as one or two shapes; a Qwirkle board shows
+            several. Held-out seed 17 scene 7 (a printed-grid table under glare, 32 tiles, 2
+            of them dark) went from 2 to 32 tiles read; the nine cached sets of seeds 2026, 99,
+            7, 11 and 13 read the same (no false tile).
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
@@ -455,6 +463,8 @@ class DetectorSettings:
     body_relative_max: float = 1.8
     body_max_saturation: float = 0.45
     min_dark_tiles_for_glare: int = 3
+    glare_board_min_tiles: int = 8
+    glare_board_min_shapes: int = 3
     glare_min_symbol_saturation: float = 0.25
     glare_min_paint_chroma: float = 30.0
     glare_extra_saturation: float = 0.12
@@ -1718,8 +1728,9 @@ def _tile_like(
     if ref_sat is not None:
         max_sat = min(max_sat, ref_sat + s.glare_extra_saturation)
     neutral = (reads.body_sat < max_sat) & glare
-    if not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare:
-        neutral = np.zeros_like(neutral)  # no black tiles seen: nothing to be a glared one
+    few_black = (
+        not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare
+    )
     # a glared tile keeps a coloured symbol on its grey margin (a printed board's cell is
     # grey on grey)
     sym = reads.symbol_rgb
@@ -1736,6 +1747,16 @@ def _tile_like(
     # on something light (a cloth's dark check on its white), not paint under glare
     lift = (sym / np.maximum(reads.body_rgb, 1.0)).max(axis=1)
     neutral &= (lift >= s.glare_min_symbol_lift) & (sym_sat >= s.glare_symbol_saturation_floor)
+    if few_black:
+        # no black tiles seen: glared ones only when a whole glared board shows, tiles of
+        # several shapes (a cloth repeats one motif, and its look-alikes read as one shape)
+        seen = neutral & reads.ok & square
+        kinds = np.bincount(shape_idx[seen], minlength=len(SHAPE_ORDER))
+        if (
+            int(seen.sum()) < s.glare_board_min_tiles
+            or int((kinds >= 2).sum()) < s.glare_board_min_shapes
+        ):
+            neutral = np.zeros_like(neutral)
     dark &= lift >= s.black_min_symbol_lift
     out = reads.ok & square & (dark | neutral)
     if check_size:
