@@ -148,6 +148,17 @@ class DetectorSettings:
             ``min_symbol_contrast`` (a cell of table does not; no reading on the nine cached
             sets changed, 83 of 93 free cells on the 1080p bench frame are no longer looked
             at twice).
+        grow_coarse_contrast: before the first look, each free cell's centre and margin are
+            compared on the work image at half the patch size (a quarter of the pixels, see
+            :func:`_coarse_contrast`); a cell whose difference there is below this fraction of
+            ``min_symbol_contrast`` (8-bit RGB) is not looked at: the first look would find
+            the same table in both (its own contrast test needs the full
+            ``min_symbol_contrast``). Measured on 24,374 free cells of M2026, ML2026, s99,
+            L11 and R13: the 6,174 whose full look passes that test read at least 10.9 levels
+            coarsely (coarse / full contrast: median 0.98, 1st percentile 0.69-0.74), while
+            59 % of all cells read below 10; readings on the nine cached sets unchanged. On
+            the 1080p bench frame 32 of 93 free cells are looked at. 0: every free cell is
+            looked at.
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -380,6 +391,7 @@ class DetectorSettings:
     grow_max_offset: float = 0.2
     grow_max_dark: float = 0.65
     grow_first_look: float = 0.92
+    grow_coarse_contrast: float = 0.5
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
@@ -1889,6 +1901,43 @@ class _Grown:
 _NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
+def _coarse_contrast(
+    small: NDArray[np.uint8], corners_xy: NDArray[np.float64], scale: float, s: DetectorSettings
+) -> NDArray[np.float64]:
+    """The difference (8-bit RGB) between the centre's mean and the margin's median colour of
+    N tile tops, read coarsely: rectified from the work image ``small`` (``scale`` x the
+    input image) to squares of half ``patch_px``, smoothed as :func:`_read_patches` smooths
+    (``patch_smooth`` of the patch), the same margin band and centre disc. ``corners_xy``:
+    ``(N, 4, 2)`` input-image px, clockwise from top-left. Returns ``(N,)``; a cheap guess
+    at the contrast :func:`_read_patches` tests, for cells of table to be skipped."""
+    n = len(corners_xy)
+    if n == 0:
+        return np.zeros(0)
+    p = max(8, s.patch_px // 2)
+    pp = p * p
+    geo = _patch_geometry(p, s)
+    wts = _bilinear_weights(p)
+    c = (corners_xy * scale).astype(np.float32)
+    mx = single_thread_matmul(c[:, :, 0], wts).reshape(n * p, p)
+    my = single_thread_matmul(c[:, :, 1], wts).reshape(n * p, p)
+    mosaic = np.empty((n * p, p, 3), np.uint8)
+    rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
+    for a in range(0, n * p, rows):
+        cv2.remap(
+            small,
+            mx[a : a + rows],
+            my[a : a + rows],
+            cv2.INTER_LINEAR,
+            dst=mosaic[a : a + rows],
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
+    body = _median_u8(np.ascontiguousarray(planes[:, geo.body_idx].transpose(0, 2, 1)))
+    centre = planes[:, geo.centre_idx].mean(axis=1)
+    out: NDArray[np.float64] = np.sqrt(((centre - body) ** 2).sum(axis=1))
+    return out
+
+
 def _to_whole_tile(reads: _Reads, k_look: NDArray[np.float64]) -> None:
     """Sizes, offsets and blur of patches read at ``k_look`` ``(N,)`` x the tile's square,
     back to fractions of the whole tile (in place): a patch of a smaller square sees the
@@ -2017,6 +2066,7 @@ def _judge_grown(
 
 def _grow_on_lattice(
     source: _TileSource,
+    small: NDArray[np.uint8],
     env: NDArray[np.float32],
     scale: float,
     image_from_grid: NDArray[np.float64],
@@ -2122,7 +2172,23 @@ def _grow_on_lattice(
         corners = _tile_corners(
             centres, cells, image_from_grid, angles, angle_rad, np.zeros(n), fill, False, s
         )
-        first = _read_patches(source, corners, s, False, first_look=True, occlusion="fallback")
+        # (cells of table, by a coarse reading of the work image, are not looked at)
+        look_at = np.arange(n)
+        if s.grow_coarse_contrast > 0:
+            coarse = _coarse_contrast(small, corners, scale, s)
+            look_at = np.nonzero(coarse >= s.grow_coarse_contrast * s.min_symbol_contrast)[0]
+        if not len(look_at):
+            break
+        looked = _read_patches(
+            source, corners[look_at], s, False, first_look=True, occlusion="fallback"
+        )
+        assert looked.contrast is not None
+        found, centroid, contrast = np.zeros(n, bool), np.zeros((n, 2)), np.zeros(n, bool)
+        found[look_at], centroid[look_at], contrast[look_at] = (
+            looked.ok,
+            looked.centroid,
+            looked.contrast,
+        )
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -2133,20 +2199,17 @@ def _grow_on_lattice(
         # paint, whose median then differs from the symbol; a cell of table shows table in
         # both (1080p bench frame: 83 second looks -> 2; readings on the nine cached sets
         # unchanged)
-        assert first.contrast is not None
-        again = np.nonzero(
-            (~first.ok | (np.hypot(*first.centroid.T) > s.grow_max_offset)) & first.contrast
-        )[0]
+        again = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
         if s.grow_first_look < 1.0 and len(again):
             look = centres[again, None, :] + s.grow_first_look * (
                 corners[again] - centres[again, None, :]
             )
             second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
-            first.ok[again] = second.ok
-            first.centroid[again] = second.centroid
+            found[again] = second.ok
+            centroid[again] = second.centroid
             look_scale[again[second.ok]] = s.grow_first_look
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
-        off = first.centroid * look_scale[:, None]
+        off = centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
         ax_u = corners[:, 1] - corners[:, 0]
         ax_w = corners[:, 3] - corners[:, 0]
@@ -2156,7 +2219,7 @@ def _grow_on_lattice(
         # read again with their neighbours in the stack of patches (which the 2 px smoothing
         # and the Laplacian reach across patch borders), so each reads exactly as it would
         # in a read of every cell; most free cells show table and are not read again
-        sub = np.nonzero(first.ok & move)[0]
+        sub = np.nonzero(found & move)[0]
         if not len(sub):
             break
         ext = np.unique(np.clip(np.concatenate([sub - 1, sub, sub + 1]), 0, n - 1))
@@ -2790,6 +2853,7 @@ def _assemble(
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
             source,
+            small,
             env,
             scale,
             image_from_grid,
