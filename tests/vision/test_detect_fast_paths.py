@@ -193,6 +193,9 @@ def test_first_look_reads_ok_and_centroid_as_the_full_reading() -> None:
     assert full.ok.sum() >= len(tiles) // 2 and (~full.ok).sum() >= len(tiles) // 2
     np.testing.assert_array_equal(first.ok, full.ok)
     np.testing.assert_array_equal(first.centroid, full.centroid)
+    # the outline too (growth reads a cell in full only when it is near some prototype)
+    np.testing.assert_array_equal(first.profile[first.ok], full.profile[full.ok])
+    np.testing.assert_array_equal(first.solidity[first.ok], full.solidity[full.ok])
 
 
 def test_a_shared_bgra_copy_reads_as_a_fresh_one() -> None:
@@ -310,8 +313,9 @@ def test_second_look_finds_nothing_where_the_first_sees_no_contrast() -> None:
 
 
 def test_growth_reads_the_same_when_it_looks_at_every_free_cell() -> None:
-    """Skipping the free cells of table (``grow_coarse_contrast``) leaves every reading of
-    growth as looking at all of them: a hard legal scene whose tiles turned off the lattice
+    """Skipping the free cells of table (``grow_coarse_contrast``) and the full reading of
+    looks whose outline is far from every shape (``grow_look_max_outline``) leaves every
+    reading of growth as without them: a hard legal scene whose tiles turned off the lattice
     are grown (``tests/vision/test_detect_growth.py``)."""
     from vision.detect import DetectorSettings
     from vision.evaluate import legal_board
@@ -324,7 +328,10 @@ def test_growth_reads_the_same_when_it_looks_at_every_free_cell() -> None:
     r = render(board, cond, seed=2026 * 1000 + 39, size=sizes[int(rng.integers(len(sizes)))])
     fast = detect(r.image_bgr)
     slow = detect(
-        r.image_bgr, settings=dataclasses.replace(DetectorSettings(), grow_coarse_contrast=0.0)
+        r.image_bgr,
+        settings=dataclasses.replace(
+            DetectorSettings(), grow_coarse_contrast=0.0, grow_look_max_outline=float("inf")
+        ),
     )
     assert len(fast.tiles) >= 20
     assert [(t.pos, t.tile) for t in fast.tiles] == [(t.pos, t.tile) for t in slow.tiles]
