@@ -193,6 +193,9 @@ def test_first_look_reads_ok_and_centroid_as_the_full_reading() -> None:
     assert full.ok.sum() >= len(tiles) // 2 and (~full.ok).sum() >= len(tiles) // 2
     np.testing.assert_array_equal(first.ok, full.ok)
     np.testing.assert_array_equal(first.centroid, full.centroid)
+    # the outline too (growth reads a cell in full only when it is near some prototype)
+    np.testing.assert_array_equal(first.profile[first.ok], full.profile[full.ok])
+    np.testing.assert_array_equal(first.solidity[first.ok], full.solidity[full.ok])
 
 
 def test_a_shared_bgra_copy_reads_as_a_fresh_one() -> None:
@@ -235,3 +238,103 @@ def test_a_patch_reads_the_same_wherever_it_lies_in_the_stack() -> None:
         part = _read_patches(r.image_bgr, corners[a:b], s, False, only=np.arange(lo - a, hi - a))
         for name in ("ok", "profile", "solidity", "area", "sharpness", "blur", "score", "mix"):
             np.testing.assert_array_equal(getattr(part, name), getattr(full, name)[lo:hi])
+
+
+def _pushed_tiles(seed: int, preset: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """A rendered board's image, its tiles' corners as a lattice would guess them (each
+    square pushed up to 0.15 of a side and turned up to 12 degrees about the tile's centre,
+    beyond the range growth's second look rescues), plus free cells (half and whole steps
+    beside the tiles), and the work image's scale."""
+    from vision.evaluate import random_board
+    from vision.render import PRESETS, render
+
+    rng = np.random.default_rng(seed)
+    r = render(random_board(rng, 30), PRESETS[preset], seed=seed, size=(1280, 720))
+    tiles = np.array([t.corners_xy for t in r.truth if t.visible], np.float64)
+    centre = tiles.mean(axis=1, keepdims=True)
+    side = np.hypot(*(tiles[:, 1] - tiles[:, 0]).T)[:, None, None]
+    turn = np.radians(rng.uniform(-12.0, 12.0, len(tiles)))
+    c, s_ = np.cos(turn)[:, None], np.sin(turn)[:, None]
+    rel = tiles - centre
+    turned = np.stack([c * rel[..., 0] - s_ * rel[..., 1], s_ * rel[..., 0] + c * rel[..., 1]], 2)
+    pushed = centre + turned + side * rng.uniform(-0.15, 0.15, (len(tiles), 1, 2))
+    step = tiles[:, 1] - tiles[:, 0]
+    free = np.concatenate([tiles + step[:, None, :], tiles + 0.5 * step[:, None, :]])
+    return r.image_bgr, np.concatenate([pushed, free]), 960 / 1280
+
+
+@pytest.mark.parametrize(("seed", "preset"), [(11, "easy"), (12, "glare"), (13, "dim")])
+def test_coarse_contrast_passes_every_cell_the_full_look_passes(seed: int, preset: str) -> None:
+    """Growth skips a free cell whose coarse contrast (work image, half the patch size) is
+    below ``grow_coarse_contrast`` x ``min_symbol_contrast``: every cell whose full look
+    passes the contrast test must read at least that coarsely (with room to spare), and
+    cells of table are skipped."""
+    from vision.detect import DetectorSettings, _coarse_contrast, _read_patches, _work_image
+
+    image, corners, scale = _pushed_tiles(seed, preset)
+    s = DetectorSettings()
+    small, _ = _work_image(image, scale)
+    coarse = _coarse_contrast(small, corners, scale, s)
+    full = _read_patches(image, corners, s, False, first_look=True)
+    assert full.contrast is not None
+    passed = full.contrast
+    assert passed.sum() >= len(corners) // 4
+    floor = s.grow_coarse_contrast * s.min_symbol_contrast
+    assert coarse[passed].min() >= 1.2 * floor
+    assert (coarse[~passed] < floor).mean() >= 0.3
+
+
+def test_second_look_finds_nothing_where_the_first_sees_no_contrast() -> None:
+    """Growth's second look (``grow_first_look`` of the square) is taken only where the full
+    square's centre and margin differ by ``min_symbol_contrast``: wherever the smaller
+    square finds a symbol, on tiles pushed and turned off their cells, the full one passes
+    that test (also where only the smaller square finds it)."""
+    from vision.detect import DetectorSettings, _read_patches
+
+    s = DetectorSettings()
+    found = rescued = 0
+    for seed, preset in [(11, "easy"), (12, "glare"), (13, "dim")]:
+        image, corners, _ = _pushed_tiles(seed, preset)
+        centre = corners.mean(axis=1, keepdims=True)
+        first = _read_patches(image, corners, s, False, first_look=True, occlusion="fallback")
+        second = _read_patches(
+            image,
+            centre + s.grow_first_look * (corners - centre),
+            s,
+            False,
+            first_look=True,
+            occlusion="fallback",
+        )
+        assert first.contrast is not None
+        assert first.contrast[second.ok].all(), (seed, preset)
+        found += int(second.ok.sum())
+        rescued += int((second.ok & ~first.ok).sum())
+    assert found >= 100 and rescued >= 3
+
+
+def test_growth_reads_the_same_when_it_looks_at_every_free_cell() -> None:
+    """Skipping the free cells of table (``grow_coarse_contrast``) and the full reading of
+    looks whose outline is far from every shape (``grow_look_max_outline``) leaves every
+    reading of growth as without them: a hard legal scene whose tiles turned off the lattice
+    are grown (``tests/vision/test_detect_growth.py``)."""
+    from vision.detect import DetectorSettings
+    from vision.evaluate import legal_board
+    from vision.render import Conditions, render
+
+    rng = np.random.default_rng([2026, 39])
+    cond = Conditions.sample(rng, "hard")
+    board = legal_board(rng, int(rng.integers(6, 81)))
+    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
+    r = render(board, cond, seed=2026 * 1000 + 39, size=sizes[int(rng.integers(len(sizes)))])
+    fast = detect(r.image_bgr)
+    slow = detect(
+        r.image_bgr,
+        settings=dataclasses.replace(
+            DetectorSettings(), grow_coarse_contrast=0.0, grow_look_max_outline=float("inf")
+        ),
+    )
+    assert len(fast.tiles) >= 20
+    assert [(t.pos, t.tile) for t in fast.tiles] == [(t.pos, t.tile) for t in slow.tiles]
+    for a, b in zip(fast.tiles, slow.tiles, strict=True):
+        assert a.confidence == pytest.approx(b.confidence, abs=1e-6)
+        assert a.center_xy == pytest.approx(b.center_xy, abs=1e-6)
