@@ -218,9 +218,15 @@ class DetectorSettings:
             ``glare_board_min_tiles`` glared tiles passing every other check, read as at least
             ``glare_board_min_shapes`` different shapes, each at least twice. A cloth repeats
             one motif, and its look-alikes read as one or two shapes; a Qwirkle board shows
-            several. Held-out seed 17 scene 7 (a printed-grid table under glare, 32 tiles, 2
-            of them dark) went from 2 to 32 tiles read; the nine cached sets of seeds 2026, 99,
-            7, 11 and 13 read the same (no false tile).
+            several.
+        glare_board_min_colours, glare_board_hue_gap_deg: ... and whose paints (symbol
+            minus margin) fall into at least ``glare_board_min_colours`` hue groups of two or
+            more, groups parted by more than ``glare_board_hue_gap_deg`` of hue: a printed
+            grid's accent squares are one colour (an empty printed-grid table, seed 3 of
+            its preset, showed 8 red cells of three shapes), a board several (the classic
+            paints lie 25-100 degrees apart in hue). Held-out seed 17 scene 7 (a printed-grid
+            table under glare, 32 tiles, 2 of them dark) went from 2 to 32 tiles read; the
+            nine cached sets of seeds 2026, 99, 7, 11 and 13 read the same (no false tile).
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
@@ -491,6 +497,8 @@ class DetectorSettings:
     min_dark_tiles_for_glare: int = 3
     glare_board_min_tiles: int = 8
     glare_board_min_shapes: int = 3
+    glare_board_min_colours: int = 2
+    glare_board_hue_gap_deg: float = 30.0
     glare_min_symbol_saturation: float = 0.25
     glare_min_paint_chroma: float = 30.0
     glare_extra_saturation: float = 0.12
@@ -1707,6 +1715,22 @@ def _pitch_mode(
     return float(np.median(nn[agree[best]]))
 
 
+def _hue_groups(paint_rgb: NDArray[np.float64], gap_deg: float) -> int:
+    """How many hue groups ``(N, 3)`` paint colours (symbol minus margin, RGB) fall into:
+    runs of hues (opponent axes R - G and (R + G) / 2 - B, degrees around the circle)
+    separated by gaps wider than ``gap_deg``, each of at least two colours."""
+    if len(paint_rgb) < 2:
+        return 0
+    r, g, b = paint_rgb[:, 0], paint_rgb[:, 1], paint_rgb[:, 2]
+    hue = np.sort(np.degrees(np.arctan2((r + g) / 2 - b, r - g)) % 360.0)
+    gaps = np.diff(np.concatenate([hue, hue[:1] + 360.0]))
+    cuts = np.nonzero(gaps > gap_deg)[0]
+    if not len(cuts):
+        return 1
+    sizes = np.diff(np.concatenate([cuts, cuts[:1] + len(hue)]))
+    return int((sizes >= 2).sum())
+
+
 def _tile_like(
     reads: _Reads,
     shape_idx: NDArray[np.int64],
@@ -1792,6 +1816,7 @@ def _tile_like(
         if (
             int(seen.sum()) < s.glare_board_min_tiles
             or int((kinds >= 2).sum()) < s.glare_board_min_shapes
+            or _hue_groups(paint[seen], s.glare_board_hue_gap_deg) < s.glare_board_min_colours
         ):
             neutral = np.zeros_like(neutral)
     dark &= lift >= s.black_min_symbol_lift
