@@ -253,6 +253,8 @@ def load_record(
                 raw = path.read_bytes()
             except OSError as e:
                 raise RecordError(src, "", f"cannot read file: {e.strerror or e}") from None
+            except ValueError as e:  # a name no file can have (an embedded NUL byte)
+                raise RecordError(src, "", f"cannot read file: {e}") from None
             try:
                 text = raw.decode("utf-8-sig")
             except UnicodeDecodeError as e:

@@ -246,3 +246,9 @@ def test_palette_inferred_when_tiles_use_another_built_in_colour() -> None:
     assert sum(replay(g).unseen.values()) == 107
     assert load_record(dump_record(g)) == g
     assert load_record(rec()).colors[-1] == "purple"
+
+
+def test_a_name_no_file_can_have_is_a_record_error() -> None:
+    # found by the fuzz test above: a record replaced by the text "\x00" is taken as a path
+    with pytest.raises(RecordError, match=r"^x\.json: .*cannot read file: embedded null byte"):
+        load_record("\x00", source="x.json")
