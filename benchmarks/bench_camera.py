@@ -1,11 +1,14 @@
-"""Camera processing the renderer does not model: detection after a phone's or webcam's steps.
+"""Camera processing beyond the renderer's: detection after a phone's or webcam's steps.
 
-The renderer draws light, blur, noise and JPEG, but not what a camera's image processor does
-afterwards. Real photos pass through it, so this benchmark takes the hard benchmark's in-spec
-scenes (:func:`benchmarks.bench_vision.hard_scene`) and applies one processing step at a time
-(:data:`PROCESSING`), each at a strength cameras commonly use, then scores detection as the
-vision benchmark does. A step that costs much against ``none`` is a weakness the renderer's
-own numbers hide: the detector has never been tuned on these images.
+The renderer models part of a camera's processing its own way (saturation scaled in linear
+light, a mild unsharp mask, noise reduction, chromatic aberration, auto exposure and white
+balance; :class:`vision.render.Conditions`). Real cameras do more, and differently: saturation
+and tone curves in gamma-encoded RGB or YCbCr, stronger sharpening, lifted shadows. This
+benchmark takes the hard benchmark's in-spec scenes (:func:`benchmarks.bench_vision.hard_scene`)
+and applies one more processing step at a time (:data:`PROCESSING`), each at a strength
+cameras commonly use, then scores detection as the vision benchmark does. A step that costs
+much against ``none`` is a weakness the renderer's own numbers hide: the detector was never
+tuned on these images.
 
     python -m benchmarks.bench_camera [--seed 13] [--scenes 60] [--legal] [--steps a,b]
 """
