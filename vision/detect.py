@@ -1186,11 +1186,8 @@ def _read_patches(
     n = len(corners_xy)
     pp = p * p
     geo = _patch_geometry(p, s)
-    wts = _bilinear_weights(p)  # (4, p * p)
     c = corners_xy.astype(np.float32)
-    mx = single_thread_matmul(c[:, :, 0], wts).reshape(n * p, p)
-    my = single_thread_matmul(c[:, :, 1], wts).reshape(n * p, p)
-    rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
+    mx, my = _patch_maps(c, p)
     # cv2.remap resamples 4-channel pixels about 2.5x faster than 3-channel ones, to the same
     # values (104 patches: 0.51 vs 1.32 ms), so the region the patches read is converted to
     # BGRA first (about 0.15 ms per megapixel) when it fits a kept scratch buffer (a larger
@@ -1214,15 +1211,7 @@ def _read_patches(
         dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
         mx -= np.float32(bx0)
         my -= np.float32(by0)
-    for a in range(0, n * p, rows):
-        cv2.remap(
-            src,
-            mx[a : a + rows],
-            my[a : a + rows],
-            cv2.INTER_LINEAR,
-            dst=dst[a : a + rows],
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+    _remap_stack(src, mx, my, dst, p)
     if dst is not mosaic:
         cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=mosaic)
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
@@ -2029,6 +2018,39 @@ class _Grown:
 _NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
+def _patch_maps(
+    corners_xy: NDArray[np.float32], p: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The remap coordinates of N tile tops' ``p`` x ``p`` patches, stacked: ``(N * p, p)``
+    x and y, bilinear in each tile's four corners ``(N, 4, 2)`` (clockwise from top-left)."""
+    n = len(corners_xy)
+    wts = _bilinear_weights(p)  # (4, p * p)
+    mx = single_thread_matmul(corners_xy[:, :, 0], wts).reshape(n * p, p)
+    my = single_thread_matmul(corners_xy[:, :, 1], wts).reshape(n * p, p)
+    return mx, my
+
+
+def _remap_stack(
+    src: NDArray[np.uint8],
+    mx: NDArray[np.float32],
+    my: NDArray[np.float32],
+    dst: NDArray[np.uint8],
+    p: int,
+) -> None:
+    """Resample ``src`` at the stacked patch maps into ``dst`` (bilinear, border replicated),
+    whole patches at a time: cv2.remap sizes must stay below 32767."""
+    rows = (32000 // p) * p
+    for a in range(0, len(mx), rows):
+        cv2.remap(
+            src,
+            mx[a : a + rows],
+            my[a : a + rows],
+            cv2.INTER_LINEAR,
+            dst=dst[a : a + rows],
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+
+
 def _coarse_contrast(
     small: NDArray[np.uint8], corners_xy: NDArray[np.float64], scale: float, s: DetectorSettings
 ) -> NDArray[np.float64]:
@@ -2044,21 +2066,9 @@ def _coarse_contrast(
     p = max(8, s.patch_px // 2)
     pp = p * p
     geo = _patch_geometry(p, s)
-    wts = _bilinear_weights(p)
-    c = (corners_xy * scale).astype(np.float32)
-    mx = single_thread_matmul(c[:, :, 0], wts).reshape(n * p, p)
-    my = single_thread_matmul(c[:, :, 1], wts).reshape(n * p, p)
+    mx, my = _patch_maps((corners_xy * scale).astype(np.float32), p)
     mosaic = np.empty((n * p, p, 3), np.uint8)
-    rows = (32000 // p) * p  # cv2.remap sizes must stay below 32767
-    for a in range(0, n * p, rows):
-        cv2.remap(
-            small,
-            mx[a : a + rows],
-            my[a : a + rows],
-            cv2.INTER_LINEAR,
-            dst=mosaic[a : a + rows],
-            borderMode=cv2.BORDER_REPLICATE,
-        )
+    _remap_stack(small, mx, my, mosaic, p)
     planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
     body = _median_u8(np.ascontiguousarray(planes[:, geo.body_idx].transpose(0, 2, 1)))
     centre = planes[:, geo.centre_idx].mean(axis=1)
