@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bench_vision import hard_scene
 from scorer.model import Pos
 from vision.detect import (
     DetectorSettings,
@@ -33,28 +34,18 @@ from vision.detect import (
     detect,
 )
 from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
-from vision.render import Conditions, Rendered, render
+from vision.render import Rendered
 from vision.shapes import SHAPE_ORDER, Shape
-
-_SIZES = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
 
 
 def _hard_legal(k: int) -> Rendered:
     """Scene ``k`` of the vision benchmark's hard legal boards (seed 2026), as drawn there."""
-    rng = np.random.default_rng([2026, k])
-    cond = Conditions.sample(rng, "hard")
-    board = legal_board(rng, int(rng.integers(6, 81)))
-    size = _SIZES[int(rng.integers(len(_SIZES)))]
-    return render(board, cond, seed=2026 * 1000 + k, size=size)
+    return hard_scene(2026, k, legal_board).first
 
 
 def _hard_random(k: int) -> Rendered:
-    """Scene ``k`` of the vision benchmark's hard random boards (seed 2026, in spec)."""
-    rng = np.random.default_rng([2026, k])
-    cond = Conditions.sample(rng, "hard")
-    board = random_board(rng, int(rng.integers(6, 81)))
-    size = _SIZES[int(rng.integers(len(_SIZES)))]
-    return render(board, cond, seed=2026 * 1000 + k, size=size)
+    """Scene ``k`` of the vision benchmark's hard random boards (seed 2026), as drawn there."""
+    return hard_scene(2026, k, random_board).first
 
 
 def _score(r: Rendered, settings: DetectorSettings | None = None) -> DetectionScore:
