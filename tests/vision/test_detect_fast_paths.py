@@ -317,15 +317,11 @@ def test_growth_reads_the_same_when_it_looks_at_every_free_cell() -> None:
     looks whose outline is far from every shape (``grow_look_max_outline``) leaves every
     reading of growth as without them: a hard legal scene whose tiles turned off the lattice
     are grown (``tests/vision/test_detect_growth.py``)."""
+    from benchmarks.bench_vision import hard_scene
     from vision.detect import DetectorSettings
     from vision.evaluate import legal_board
-    from vision.render import Conditions, render
 
-    rng = np.random.default_rng([2026, 39])
-    cond = Conditions.sample(rng, "hard")
-    board = legal_board(rng, int(rng.integers(6, 81)))
-    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
-    r = render(board, cond, seed=2026 * 1000 + 39, size=sizes[int(rng.integers(len(sizes)))])
+    r = hard_scene(2026, 39, legal_board).first
     fast = detect(r.image_bgr)
     slow = detect(
         r.image_bgr,

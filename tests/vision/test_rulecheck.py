@@ -194,16 +194,12 @@ def test_detect_lets_the_rules_settle_a_blurred_legal_board() -> None:
     shape terms off), so the camera is unsure of several symbols; the rules settle them."""
     from dataclasses import replace
 
+    from benchmarks.bench_vision import hard_scene
     from vision.detect import DetectorSettings, detect, draw_overlay
     from vision.evaluate import score_detection
-    from vision.render import Conditions, render
     from vision.shapes import ShapeSettings
 
-    rng = np.random.default_rng([2026, 4])
-    cond = Conditions.sample(rng, "hard")
-    board = legal_board(rng, int(rng.integers(6, 81)))
-    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
-    r = render(board, cond, seed=2026 * 1000 + 4, size=sizes[int(rng.integers(len(sizes)))])
+    r = hard_scene(2026, 4, legal_board).first
     outline_only = replace(
         DetectorSettings(),
         shape=ShapeSettings(template_weight=0.0, notch_weight=0.0, integral_weight=0.0),
