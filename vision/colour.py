@@ -301,7 +301,9 @@ def _saturate(
     """Scale chroma by ``k`` (a number, or an array broadcasting against ``rgb_lin[..., :1]``)
     around each colour's luminance (linear RGB ``(..., 3)``), in linear light or, with
     ``space="gamma"``, around its luma in gamma-encoded RGB (a camera's saturation setting,
-    which scales JPEG's CbCr)."""
+    which scales JPEG's CbCr). Raises ValueError for another ``space``."""
+    if space not in ("gamma", "linear"):
+        raise ValueError(f"saturation space must be 'gamma' or 'linear', not {space!r}")
     if space == "gamma":
         g = np.maximum(rgb_lin, 0.0) ** (1.0 / 2.2)
         y = (g @ _LUMA)[..., None]
