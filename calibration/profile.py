@@ -782,10 +782,16 @@ def load_profile(path: str | Path | None) -> Profile:
         return Profile()
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ProfileError(f"{p}: cannot read profile ({e.strerror or e})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        raise ProfileError(f"{p}: malformed JSON ({e})") from None
+    except ValueError as e:  # a name no file can have (an embedded NUL byte)
+        raise ProfileError(f"{p!r}: cannot read profile ({e})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
         raise ProfileError(f"{p}: malformed JSON ({e})") from None
     return Profile.from_dict(data, source=str(p))
 

@@ -55,6 +55,8 @@ def read_image(path: str | Path) -> NDArray[np.uint8]:
         raise ImageReadError("is a directory, not an image") from None
     except OSError as e:
         raise ImageReadError(f"cannot read ({e.strerror or e})") from None
+    except ValueError as e:  # a name no file can have (an embedded NUL byte)
+        raise ImageReadError(f"cannot read ({e})") from None
     if not data:
         raise ImageReadError("empty file")
     # the last end-of-image marker must be in the second half: an EXIF thumbnail has its own

@@ -246,3 +246,8 @@ def test_palette_nearest() -> None:
     pal = Palette.classic()
     name, de, margin = pal.nearest(srgb_to_lab((200, 50, 45)))
     assert name == "red" and de < 10 and margin > 10
+
+
+def test_a_path_no_file_can_have_is_a_profile_error() -> None:
+    with pytest.raises(ProfileError, match="cannot read profile.*null byte"):
+        load_profile("bad\x00name.json")

@@ -141,3 +141,10 @@ def test_json_lists_cells_covered_by_a_hand(
     assert o["unseen"], "a hand over the board leaves cells unseen"
     read = {(t["row"], t["col"]) for t in o["tiles"]}
     assert not read & {tuple(c) for c in o["unseen"]}  # unseen, not guessed
+
+
+def test_a_path_no_file_can_have_is_an_image_read_error() -> None:
+    from vision.cli import ImageReadError, read_image
+
+    with pytest.raises(ImageReadError, match="cannot read.*null byte"):
+        read_image("bad\x00name.jpg")
