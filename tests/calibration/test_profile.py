@@ -249,5 +249,5 @@ def test_palette_nearest() -> None:
 
 
 def test_a_path_no_file_can_have_is_a_profile_error() -> None:
-    with pytest.raises(ProfileError, match="cannot read profile.*null byte"):
+    with pytest.raises(ProfileError, match=r"cannot read profile.*null byte"):
         load_profile("bad\x00name.json")

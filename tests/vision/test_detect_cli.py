@@ -146,5 +146,5 @@ def test_json_lists_cells_covered_by_a_hand(
 def test_a_path_no_file_can_have_is_an_image_read_error() -> None:
     from vision.cli import ImageReadError, read_image
 
-    with pytest.raises(ImageReadError, match="cannot read.*null byte"):
+    with pytest.raises(ImageReadError, match=r"cannot read.*null byte"):
         read_image("bad\x00name.jpg")
