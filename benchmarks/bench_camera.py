@@ -29,14 +29,15 @@ from numpy.typing import NDArray
 Image = NDArray[np.uint8]
 
 
-def _clip(f: NDArray[np.float32]) -> Image:
-    return np.clip(f, 0.0, 255.0).astype(np.uint8)
+def _clip(f: NDArray[np.floating[Any]]) -> Image:
+    out: Image = np.clip(f, 0.0, 255.0).astype(np.uint8)
+    return out
 
 
 def _saturation(img: Image, factor: float) -> Image:
     hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
     hsv[..., 1] *= factor
-    return cv2.cvtColor(_clip(hsv), cv2.COLOR_HSV2BGR)
+    return np.asarray(cv2.cvtColor(_clip(hsv), cv2.COLOR_HSV2BGR), np.uint8)
 
 
 def _s_curve(img: Image, amount: float) -> Image:
@@ -68,8 +69,9 @@ def _jpeg420(img: Image) -> Image:
         cv2.IMWRITE_JPEG_SAMPLING_FACTOR_420,
     ]
     ok, buf = cv2.imencode(".jpg", img, params)
-    assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert ok and decoded is not None
+    return np.asarray(decoded, np.uint8)
 
 
 def _chromatic_aberration(img: Image) -> Image:
@@ -106,7 +108,7 @@ PROCESSING: dict[str, tuple[Callable[[Image], Image], str]] = {
     ),
     "sharpen": (_sharpen, "unsharp mask, radius 1.5 px, amount 1.2 (halos at edges)"),
     "denoise": (
-        lambda img: cv2.bilateralFilter(img, 7, 40, 5),
+        lambda img: np.asarray(cv2.bilateralFilter(img, 7, 40, 5), np.uint8),
         "edge-preserving noise reduction (smears fine symbol detail)",
     ),
     "underexposed": (

@@ -50,8 +50,8 @@ def _sweep(boards: int) -> tuple[dict[str, Any], list[tuple[np.ndarray, np.ndarr
     settings = _settings()
     for frac in BLUR_OF_TILE:
         row: dict[str, Any] = {}
-        tally = {k: Counter() for k in settings}
-        conf = {k: Counter() for k in settings}
+        tally: dict[str, Counter[str]] = {k: Counter() for k in settings}
+        conf: dict[str, Counter[str]] = {k: Counter() for k in settings}
         for tile_px in TILE_PX:
             for b in range(boards):
                 seed = 500 + 10 * b + int(tile_px)

@@ -300,7 +300,9 @@ def _frame_speed(
     ok, jpg = cv2.imencode(".jpg", r.image_bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     buf = np.frombuffer(jpg.tobytes(), np.uint8)
-    frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert decoded is not None
+    frame = np.asarray(decoded, np.uint8)
     detect(frame)  # warm-up (prototype tables, code paths)
     # interleave decode and detect runs so both see the same machine load
     dec, det, dec_cpu, det_cpu = [], [], [], []

@@ -114,7 +114,7 @@ def _frames(n: int) -> list[Any]:
 
     demo = ensure_demo_video(progress=False)
     cap = cv2.VideoCapture(str(demo.video))
-    out = []
+    out: list[Any] = []
     # frames from the middle of the game: a board with tiles, some hands
     cap.set(cv2.CAP_PROP_POS_FRAMES, 300)
     while len(out) < n:

@@ -222,7 +222,7 @@ def check(out: Path) -> list[str]:
     for fname, data in files.items():
         disk = cv2.imread(str(out / fname), cv2.IMREAD_COLOR)
         fresh = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        if disk is None:
+        if disk is None or fresh is None:
             problems.append(f"{fname}: missing or unreadable")
         elif disk.shape != fresh.shape or np.abs(disk.astype(int) - fresh).mean() > 1.0:
             problems.append(f"{fname}: image differs from a fresh build")
