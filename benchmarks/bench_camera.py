@@ -1,9 +1,9 @@
 """Camera processing beyond the renderer's: detection after a phone's or webcam's steps.
 
-The renderer models part of a camera's processing its own way (saturation scaled in linear
-light, a mild unsharp mask, noise reduction, chromatic aberration, auto exposure and white
-balance; :class:`vision.render.Conditions`). Real cameras do more, and differently: saturation
-and tone curves in gamma-encoded RGB or YCbCr, stronger sharpening, lifted shadows. This
+The renderer models part of a camera's processing (saturation and a mild unsharp mask on the
+gamma-encoded image, noise reduction, chromatic aberration, auto exposure and white balance;
+:class:`vision.render.Conditions`). Real cameras do more: HSV saturation boosts, tone curves,
+stronger sharpening, lifted shadows, uncorrected white balance, a second JPEG. This
 benchmark takes the hard benchmark's in-spec scenes (:func:`benchmarks.bench_vision.hard_scene`)
 and applies one more processing step at a time (:data:`PROCESSING`), each at a strength
 cameras commonly use, then scores detection as the vision benchmark does. A step that costs

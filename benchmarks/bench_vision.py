@@ -52,7 +52,7 @@ import tracemalloc
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -166,14 +166,18 @@ def hard_scene(
     seed: int,
     k: int,
     make_board: Callable[[np.random.Generator, int], Any] = random_board,
+    isp_space: Literal["gamma", "linear"] = "gamma",
 ) -> HardScene:
     """Scene ``k`` of the hard benchmark with ``--seed seed`` (deterministic), every step.
 
     Used by the benchmark and by tests that keep a benchmark scene that once failed.
+    ``isp_space="linear"`` draws it as the renderer did before 2026-11-21 (saturation and
+    sharpening in linear light; :attr:`vision.render.Conditions.isp_space`), for tests that
+    keep a scene found then.
     """
     sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
     rng = np.random.default_rng([seed, k])
-    cond = Conditions.sample(rng, "hard")
+    cond = replace(Conditions.sample(rng, "hard"), isp_space=isp_space)
     n = int(rng.integers(6, 81))
     board = make_board(rng, n)
     size = sizes[int(rng.integers(len(sizes)))]

@@ -20,7 +20,8 @@ The renderer is a small physical model, not a drawing of a diagram:
   soft cast shadows of tiles, objects and hands) + specular glare (lamp or window shaped) on
   glossy surfaces (tile tops most, printed symbols less); then the camera: auto exposure and
   grey-world white balance, depth of field, optical/motion blur, lateral chromatic aberration,
-  Poisson-Gaussian sensor noise, saturation and sharpening, the sRGB curve and JPEG.
+  Poisson-Gaussian sensor noise, noise reduction, the sRGB curve, then saturation and
+  sharpening on the gamma-encoded image (as a camera's processor does) and JPEG.
 - **Occluders.** Hands and forearms (skin tones, sleeves, finger creases), possibly holding a
   tile, above the table cast soft shadows; a tile whose top is more than ``HIDDEN_COVER``
   covered is ``visible=False`` in the truth.
@@ -186,8 +187,10 @@ class Conditions:
         wear: paint wear/dirt on the symbols, 0..1.
         drift: lighting drift amplitude over time in a :class:`Scene` (exposure and colour), 0..1.
         bump_mm, bump_deg: magnitude of a random table/camera bump (:meth:`Bump.random`).
-        sharpen: phone-style unsharp masking strength (0 = none; phones use ~0.3-1).
-        saturation: colour saturation gain of the camera's processing (1 = neutral).
+        sharpen: phone-style unsharp masking strength on the gamma-encoded image (0 = none;
+            phones use ~0.3-1).
+        saturation: colour saturation gain of the camera's processing (1 = neutral), applied
+            to the chroma of the gamma-encoded image (about Rec. 601 luma), as cameras do.
         chroma_px: lateral chromatic aberration at the image corners, pixels (red and blue
             channels scaled about the centre in opposite directions).
         dof_px: extra defocus blur sigma, pixels, at the part of the table farthest (in depth)
@@ -198,6 +201,10 @@ class Conditions:
             over the table, a lamp shade); 1 leaves a quarter of the light in it.
         denoise: strength 0..1 of the camera's noise reduction (phones: strong on colour
             noise, milder on luminance, which smooths fine detail too).
+        isp_space: where ``saturation`` and ``sharpen`` act: ``"gamma"`` (default), on the
+            gamma-encoded image as a phone's or webcam's image signal processor does;
+            ``"linear"``, in linear light as scene-referred raw converters do (and as this
+            renderer did before 2026-11-21; tests that keep a scene found then use it).
         table_mm: the table top's size ``(long, short)`` in millimetres, its long side along
             the wood grain; beyond its edges the (far, dark, blurred) floor shows in wide or
             oblique views. ``None`` = a table larger than any view.
@@ -252,8 +259,11 @@ class Conditions:
     table_mm: tuple[float, float] | None = (1600.0, 900.0)
     shade: float = 0.0
     denoise: float = 0.0
+    isp_space: Literal["gamma", "linear"] = "gamma"
 
     def __post_init__(self) -> None:
+        if self.isp_space not in ("gamma", "linear"):
+            raise ValueError(f"isp_space must be 'gamma' or 'linear', got {self.isp_space!r}")
         if self.surface not in SURFACES:
             raise ValueError(f"unknown surface {self.surface!r} (expected one of {SURFACES})")
         if not 0.0 <= self.tilt_deg <= 60.0:
@@ -691,6 +701,28 @@ def _linear_to_srgb_lut() -> U8:
 
 
 _TO_SRGB = _linear_to_srgb_lut()
+
+
+def _linear_isp(img: F32, saturation: float, sharpen: float) -> F32:
+    """Saturation (about Rec. 709 luminance) and unsharp masking of linear-light BGR ``img``."""
+    if abs(saturation - 1.0) > 0.01:
+        luma = img @ np.array([0.0722, 0.7152, 0.2126], np.float32)  # BGR, Rec. 709
+        img = luma[..., None] + (img - luma[..., None]) * np.float32(saturation)
+    if sharpen > 0.01:
+        soft = cv2.GaussianBlur(img, (0, 0), 1.2)
+        img = cv2.addWeighted(img, 1 + sharpen, soft, -sharpen, 0)
+    return img
+
+
+def _to_srgb_f32(lin: F32) -> F32:
+    """Gamma-encoded sRGB, float32 0..1 (same shape as ``lin``), of linear light ``lin``.
+
+    Values above 1 clip to 1, as on a sensor.
+    """
+    x = np.clip(lin, 0.0, 1.0)
+    return np.where(
+        x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, np.float32(1 / 2.4)) - 0.055
+    ).astype(np.float32)
 
 
 def _lin(rgb: Sequence[float]) -> NDArray[np.float32]:
@@ -1995,16 +2027,27 @@ class Scene:
                 interpolation=cv2.INTER_LINEAR,
             )
             img += blot * np.float32(read * 0.4)
-        # 8. the camera's processing: noise reduction, saturation, unsharp masking
+        # 8. the camera's processing: noise reduction on the linear sensor data; then, as in
+        # a camera's image signal processor, saturation and unsharp masking on the
+        # gamma-encoded image (chroma scaled about Rec. 601 luma, as in YCbCr), which is
+        # where phones and webcams apply them (the source of the halos and hue shifts they
+        # leave differs from the linear-light version this renderer used before)
         if cond.denoise > 0.01:
             img = _denoise(img, cond.denoise)
-        if abs(cond.saturation - 1.0) > 0.01:
-            luma = img @ np.array([0.0722, 0.7152, 0.2126], np.float32)  # BGR, Rec. 709
-            img = luma[..., None] + (img - luma[..., None]) * np.float32(cond.saturation)
-        if cond.sharpen > 0.01:
-            soft = cv2.GaussianBlur(img, (0, 0), 1.2)
-            img = cv2.addWeighted(img, 1 + cond.sharpen, soft, -cond.sharpen, 0)
-        out = _to_srgb_u8(img)
+        if cond.isp_space == "linear":
+            img = _linear_isp(img, cond.saturation, cond.sharpen)
+            out = _to_srgb_u8(img)
+        elif abs(cond.saturation - 1.0) > 0.01 or cond.sharpen > 0.01:
+            enc = _to_srgb_f32(img)
+            if abs(cond.saturation - 1.0) > 0.01:
+                luma = enc @ np.array([0.114, 0.587, 0.299], np.float32)  # BGR, Rec. 601
+                enc = luma[..., None] + (enc - luma[..., None]) * np.float32(cond.saturation)
+            if cond.sharpen > 0.01:
+                soft = cv2.GaussianBlur(enc, (0, 0), 1.2)
+                enc = cv2.addWeighted(enc, 1 + cond.sharpen, soft, -cond.sharpen, 0)
+            out = np.clip(enc * 255.0 + 0.5, 0, 255).astype(np.uint8)
+        else:
+            out = _to_srgb_u8(img)
         if cond.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
             if ok:

@@ -181,7 +181,7 @@ def test_a_phone_s_saturation_boost_is_undone_in_gamma_space() -> None:
     from benchmarks.bench_vision import hard_scene
     from vision.detect import DetectorSettings
 
-    scene = hard_scene(13, 42).final
+    scene = hard_scene(13, 42, isp_space="linear").final
     img = PROCESSING["saturation_1.35"][0](scene.image_bgr)
 
     def slips(spaces: tuple[str, ...]) -> int:

@@ -321,7 +321,7 @@ def test_growth_reads_the_same_when_it_looks_at_every_free_cell() -> None:
     from vision.detect import DetectorSettings
     from vision.evaluate import legal_board
 
-    r = hard_scene(2026, 39, legal_board).first
+    r = hard_scene(2026, 39, legal_board, isp_space="linear").first
     fast = detect(r.image_bgr)
     slow = detect(
         r.image_bgr,

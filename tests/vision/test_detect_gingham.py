@@ -132,7 +132,7 @@ def test_a_board_glared_all_over_is_read() -> None:
     from benchmarks.bench_vision import hard_scene
     from vision.detect import DetectorSettings
 
-    scene = hard_scene(17, 7).final
+    scene = hard_scene(17, 7, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95 and score.precision >= 0.97
     strict = replace(DetectorSettings(), glare_board_min_tiles=10**6)

@@ -40,12 +40,12 @@ from vision.shapes import SHAPE_ORDER, Shape
 
 def _hard_legal(k: int) -> Rendered:
     """Scene ``k`` of the vision benchmark's hard legal boards (seed 2026), as drawn there."""
-    return hard_scene(2026, k, legal_board).first
+    return hard_scene(2026, k, legal_board, isp_space="linear").first
 
 
 def _hard_random(k: int) -> Rendered:
     """Scene ``k`` of the vision benchmark's hard random boards (seed 2026), as drawn there."""
-    return hard_scene(2026, k, random_board).first
+    return hard_scene(2026, k, random_board, isp_space="linear").first
 
 
 def _score(r: Rendered, settings: DetectorSettings | None = None) -> DetectionScore:

@@ -23,7 +23,7 @@ from vision.evaluate import DetectionScore, legal_board, random_board, score_det
 
 
 def _score(seed: int, k: int, legal: bool, settings: DetectorSettings) -> DetectionScore:
-    r = hard_scene(seed, k, legal_board if legal else random_board).final
+    r = hard_scene(seed, k, legal_board if legal else random_board, isp_space="linear").final
     return score_detection(detect(r.image_bgr, settings=settings), r.truth, r.pitch_px)
 
 

@@ -90,7 +90,7 @@ def test_benchmark_scenes_that_lost_their_whole_board(seed: int, k: int, what: s
     from vision.detect import detect
     from vision.evaluate import score_detection
 
-    scene = hard_scene(seed, k).final
+    scene = hard_scene(seed, k, isp_space="linear").final
     obs = detect(scene.image_bgr)
     assert obs.lattice is not None, what
     assert obs.lattice.pitch_px == pytest.approx(scene.pitch_px, rel=0.1), what

@@ -366,6 +366,43 @@ def test_clutter_and_camera_processing_leave_the_tiles_readable() -> None:
         assert hsv[y, x, 1] > 80 and hsv[y, x, 2] > 80, t.pos
 
 
+@pytest.mark.parametrize("isp_space", ["gamma", "linear"])
+def test_camera_saturation_scales_chroma_where_the_isp_space_says(isp_space: str) -> None:
+    # gamma: a camera's processor scales CbCr, i.e. chroma about Rec. 601 luma of the encoded
+    # image; linear: chroma about Rec. 709 luminance in linear light (raw converters)
+    base = dataclasses.replace(
+        PRESETS["easy"],
+        surface="cloth",
+        glare=0.0,
+        noise=0.0,
+        jpeg_quality=None,
+        isp_space=isp_space,
+    )
+    one = render(BOARD, base, 5, size=(480, 360)).image_bgr.reshape(-1, 3) / 255.0
+    boosted = render(BOARD, dataclasses.replace(base, saturation=1.3), 5, size=(480, 360))
+    more = boosted.image_bgr.reshape(-1, 3) / 255.0
+    keep = (one.min(axis=1) > 0.08) & (one.max(axis=1) < 0.75) & (np.ptp(one, axis=1) > 0.1)
+    keep &= (more.min(axis=1) > 0.02) & (more.max(axis=1) < 0.98)  # not clipped
+    assert keep.sum() > 500
+
+    def chroma(px: np.ndarray, space: str) -> np.ndarray:
+        if space == "linear":
+            px = np.where(px <= 0.04045, px / 12.92, ((px + 0.055) / 1.055) ** 2.4)
+            w = np.array([0.0722, 0.7152, 0.2126])
+        else:
+            w = np.array([0.114, 0.587, 0.299])
+        return px - (px @ w)[:, None]
+
+    def gain_error(space: str) -> float:
+        a, b = chroma(one[keep], space), chroma(more[keep], space)
+        gain = float((a * b).sum() / (a * a).sum())
+        return abs(gain - 1.3) + float(np.median(np.abs(b - gain * a)))
+
+    other = "linear" if isp_space == "gamma" else "gamma"
+    assert gain_error(isp_space) < 0.03
+    assert gain_error(isp_space) < 0.5 * gain_error(other)
+
+
 def test_scene_random_bump_is_deterministic_and_sized_by_conditions() -> None:
     scene = Scene(PRESETS["bumped"], 6, size=(640, 480))
     b1, b2 = scene.random_bump(3), scene.random_bump(3)

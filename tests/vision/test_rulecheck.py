@@ -199,7 +199,7 @@ def test_detect_lets_the_rules_settle_a_blurred_legal_board() -> None:
     from vision.evaluate import score_detection
     from vision.shapes import ShapeSettings
 
-    r = hard_scene(2026, 4, legal_board).first
+    r = hard_scene(2026, 4, legal_board, isp_space="linear").first
     outline_only = replace(
         DetectorSettings(),
         shape=ShapeSettings(template_weight=0.0, notch_weight=0.0, integral_weight=0.0),
@@ -236,7 +236,7 @@ def test_the_rules_may_pick_a_tile_s_third_shape() -> None:
     from vision.detect import DetectorSettings, detect
     from vision.evaluate import score_detection
 
-    scene = hard_scene(13, 21, legal_board).final
+    scene = hard_scene(13, 21, legal_board, isp_space="linear").final
     obs = detect(scene.image_bgr)
     score = score_detection(obs, scene.truth, scene.pitch_px)
     assert score.recall >= 0.95
