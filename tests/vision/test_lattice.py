@@ -161,3 +161,28 @@ def test_weak_holes_smaller_than_their_place_in_the_view_do_not_set_the_pitch(
     # the scenes need the prediction: without it (no plane can fit) the board is lost
     without = detect(scene.image_bgr, settings=DetectorSettings(scale_plane_min_holes=10**6))
     assert score_detection(without, scene.truth, scene.pitch_px).recall < 0.6, what
+
+
+@pytest.mark.parametrize(
+    ("seed", "k", "what"),
+    [
+        (2026, 60, "white table, glare, oblique, tiny tiles: 11 holes set 2.2x the pitch"),
+        (13, 10, "green felt, glare, blur: 6 holes on every other tile set 2x the pitch"),
+    ],
+)
+def test_a_poor_reading_is_tried_again_with_the_other_pitches(seed: int, k: int, what: str) -> None:
+    """Random boards of the hard benchmark (gamma-space camera processing) that read no or
+    few tiles: glare lifts most bodies out of the dark mask, and the few dark-mask holes left
+    set a wrong pitch (``poor_reading_share`` in :class:`DetectorSettings`)."""
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings, detect
+    from vision.evaluate import score_detection
+
+    scene = hard_scene(seed, k).final
+    obs = detect(scene.image_bgr)
+    assert obs.lattice is not None, what
+    assert obs.lattice.pitch_px == pytest.approx(scene.pitch_px, rel=0.1), what
+    score = score_detection(obs, scene.truth, scene.pitch_px)
+    assert score.recall >= 0.9 and score.precision >= 0.98, (what, score.summary())
+    once = detect(scene.image_bgr, settings=DetectorSettings(poor_reading_share=0.0))
+    assert score_detection(once, scene.truth, scene.pitch_px).recall < 0.3, what
