@@ -2948,6 +2948,17 @@ def _assemble(
         # a lattice fitted to part of a board bends away from it (perspective, askew tiles):
         # refit on what joined and admit again, so a board grows along its own lines
         keep = strong
+        # ... but one or two dark-mask holes cannot set it (a lone tile's body sets its
+        # pitch, and a blob's - a tile merged with its neighbours' margins - misses it; a
+        # glared board may show none beside a dark spot of the table): with fewer than
+        # ``min_pitch_support`` of them a first lattice is fitted to every hole and those on
+        # its cells (within ``weak_max_residual``) start the board, which grows as above. The
+        # holes between its cells (a flower's centre beside a glared board) stay out
+        if int(strong.sum()) < s.min_pitch_support:
+            every = np.ones_like(strong)
+            _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, every, plane_pitch)
+            g0 = _apply_h(np.linalg.inv(h0), centres / scale)
+            keep = strong | (np.hypot(*(g0 - np.round(g0)).T) <= s.weak_max_residual)
         for _ in range(s.weak_admit_rounds):
             fit0, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, keep, plane_pitch)
             if strong_pitch is None:
