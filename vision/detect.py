@@ -270,7 +270,13 @@ class DetectorSettings:
             this fraction of the pitch of the lattice fitted with the weak holes admitted: 13
             dark-mask holes scattered over an oblique board of 27 px tiles set a pitch of 1.7x
             the true one (a held-out scene read 44 of 67 tiles), while a gingham's checks
-            keep the board's pitch (both fits agreed within 2 % on s99 scene 18).
+            keep the board's pitch (both fits agreed within 2 % on s99 scene 18). A finer
+            gingham's checks do not (seed-19 legal scene 17: 22.9 against 12.3 work px), so
+            when the fits disagree the board is read both ways and the reading with more
+            tiles kept; on the dark-mask holes' lattice, a refit that moves the pitch by more
+            than this fraction (onto the checks' own grid) is not taken. That scene: 7 tiles
+            (2 false) -> 64 of 64; R7 scene 43 keeps the reading of every hole (67 against
+            15 tiles); nothing else moved on the 13 cached sets.
         symbol_size_range: the symbol's linear size relative to its prototype's (printed
             symbols have a fixed size on the tile); the range allows for blur, threshold and
             pitch error. Flower centres, dots and holes of the wrong size fall outside.
@@ -2722,10 +2728,18 @@ def detect(
     tiles, lattice, quality = _assemble(
         source, small, v, env, cands, outers, scale, prof, palette, s_read, dbg
     )
-    if quality.get("pitch_ambiguous"):  # edge or diagonal neighbours: keep what reads more
+    # ambiguous readings are read the other way too, and the one with more tiles is kept:
+    # edge or diagonal neighbours (``pitch_ambiguous``); the dark-mask holes' lattice or that
+    # of every hole admitted (``first_fit_ambiguous``)
+    ways = []
+    if quality.get("pitch_ambiguous"):
+        ways.append({"diagonal_pitch": True})
+    if quality.get("first_fit_ambiguous"):
+        ways.append({"trust_strong": True})
+    for way in ways:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         other = _assemble(
-            source, small, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, True
+            source, small, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, **way
         )
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
@@ -2883,6 +2897,7 @@ def _assemble(
     s: DetectorSettings,
     dbg: dict[str, Any] | None,
     diagonal_pitch: bool = False,
+    trust_strong: bool = False,
 ) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
     empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
     image_bgr = source.image_bgr
@@ -2990,12 +3005,17 @@ def _assemble(
     # holes along the board's lines correct (a cloth's checks keep the board's pitch)
     strong = np.array([c.strong for c in cands])
     trusted = strong if int(strong.sum()) >= s.min_pitch_support else None
+    # ... which is ambiguous when they disagree: a checked cloth's holes, hundreds of them on
+    # a grid of their own, disagree with a board's dark-mask holes too (L19 scene 17: 67 of
+    # them on 22.9 work px, 1,074 holes admitted on 12.3). The caller then reads the board
+    # both ways (``trust_strong``) and keeps the reading with more tiles
     agree = (
         strong_pitch is None
         or admitted_pitch is None
         or abs(strong_pitch / max(admitted_pitch, 1e-6) - 1.0) <= s.first_fit_pitch_agreement
     )
-    use = strong.copy() if trusted is not None and agree else np.ones(n, bool)
+    first_fit_ambiguous = trusted is not None and not agree
+    use = strong.copy() if trusted is not None and (agree or trust_strong) else np.ones(n, bool)
     env_at = np.array([c.envelope for c in cands])
     full_centres = centres / scale
     prev_corners: NDArray[np.float64] | None = None
@@ -3066,6 +3086,12 @@ def _assemble(
             and float(residual[nxt].max()) <= s.refit_max_residual
         ):
             break  # a few strays left out of a lattice that fits every tile: no refit
+        if trust_strong and not agree:  # read on the dark-mask holes' lattice: the weak
+            # holes that read as tiles on it (a cloth's checks do) may not refit it to another
+            # pitch (the checks' own grid)
+            fit_n, _ = _fit_cells(centres, angles, side_est, scale, h_tab, s, nxt, plane_pitch)
+            if abs(fit_n.pitch_px / pitch_px - 1.0) > s.first_fit_pitch_agreement:
+                break
         use = nxt
     # a read with no other tile within ``isolated_cells`` cells must show its own square
     # body: tiles are played touching the board, so a lone symbol-like blob away from it is
@@ -3242,6 +3268,7 @@ def _assemble(
         "occluded_fraction": 0.0,
         "blur": blur,
         "pitch_ambiguous": bool(diagonal),
+        "first_fit_ambiguous": bool(first_fit_ambiguous),
     }
     if dbg is not None:
         shown = ix[paint] if len(idx) else ix  # the tiles returned, in order

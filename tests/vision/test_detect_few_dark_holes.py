@@ -48,3 +48,27 @@ def test_centres_on_one_cell_give_a_finite_lattice() -> None:
     )
     assert np.isfinite(fit.image_from_grid).all()
     assert np.isfinite(fit.pitch_px)
+
+
+def test_a_board_on_a_fine_gingham_keeps_its_dark_holes_lattice() -> None:
+    """Held-out legal scene 17 of ``--seed 19``: 64 black tiles on a fine purple gingham
+    under dim light. The 67 dark-mask holes set the board's lattice; the 1,074 holes
+    admitted with the cloth's checks set one of half its pitch. The guard made for the
+    opposite case (13 scattered dark holes at 1.7x the pitch, ``first_fit_pitch_agreement``)
+    took the cloth's lattice and read 7 tiles, 2 false. Both readings are made now, the one
+    on the dark holes' lattice kept from drifting to the cloth's pitch, and the one with
+    more tiles is returned."""
+    scene = hard_scene(19, 17, legal_board).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.95, score.summary()
+    assert score.precision >= 0.98, score.summary()
+
+
+def test_scattered_dark_holes_still_yield_to_the_weak_holes_lattice() -> None:
+    """Held-out scene 43 of ``--seed 7``: 13 dark-mask holes scattered over an oblique
+    board set a pitch of 1.7x the true one; the lattice of every hole admitted reads the
+    whole board, and it has more tiles than the dark holes' reading."""
+    scene = hard_scene(7, 43).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.95, score.summary()
+    assert score.precision >= 0.98, score.summary()
