@@ -72,3 +72,21 @@ def test_scattered_dark_holes_still_yield_to_the_weak_holes_lattice() -> None:
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95, score.summary()
     assert score.precision >= 0.98, score.summary()
+
+
+def test_a_board_part_cut_off_by_an_arm_joins() -> None:
+    """Held-out legal scene 2 of ``--seed 19``: an arm lies across a glared board on a dark
+    laminate; the 11 tiles beyond it showed only weak holes, none next to the board, and
+    growth cannot cross the arm's cells. As a group within ``weak_group_gap_cells`` of the
+    board they join (10 of 11; the last has no hole)."""
+    from dataclasses import replace
+
+    from vision.detect import DetectorSettings
+
+    scene = hard_scene(19, 2, legal_board).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.9, score.summary()
+    assert score.precision >= 0.95, score.summary()
+    off = replace(DetectorSettings(), weak_group_min_holes=0)
+    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    assert before.recall < 0.8, before.summary()
