@@ -353,7 +353,8 @@ def _fit(
     a, _ = cv2.estimateAffinePartial2D(
         grid.reshape(-1, 1, 2), pts.reshape(-1, 1, 2), method=cv2.LMEDS
     )
-    if a is None:
+    # (candidates all on one cell leave the partial affine undetermined: OpenCV returns NaN)
+    if a is None or not np.isfinite(a).all():
         mean_g = grid.mean(axis=0)
         sim = _similarity(pitch, theta, np.zeros(2))
         origin = pts.mean(axis=0) - sim[:2, :2] @ mean_g
