@@ -331,20 +331,6 @@ class DetectorSettings:
             tiles have a neighbour on a 4-adjacent cell (tiles are laid touching in lines):
             six dotted discs 90 px apart read as circles on every third cell of a 33 px
             lattice without it.
-        scale_plane_min_holes, scale_plane_min_extent, scale_plane_max_rms,
-        scale_plane_shrunk: the lattice fits take a tile's expected side from its symbol's
-            size against the typical one (an oblique view shrinks far tiles). A weak hole's
-            symbol may be washed out by glare or faint, and then misstates its tile's size:
-            with at least ``scale_plane_min_holes`` dark-mask holes whose typical size is at
-            least ``scale_plane_min_extent`` x the pitch mode (else that pitch is doubtful)
-            and whose log sizes fit a plane in x, y (a table seen in perspective) within
-            ``scale_plane_max_rms``, a weak hole smaller than ``scale_plane_shrunk`` x the
-            plane's prediction takes the prediction instead. Two held-out boards whose glared
-            or check-sized weak holes read ~0.7x their tiles set a lattice of ~0.75x the
-            pitch and lost 63 and 59 of 76 / 64 tiles; with it they read 70 and 64. Sizes:
-            the dark-mask holes' log-size residual is 0.17-0.36 on boards, 0.74 on a floral
-            cloth whose flowers are dark-mask holes too; their size over the pitch mode is
-            0.68-1.09 on right pitch modes, 0.49 on one of 2.2x the pitch.
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
             so neighbours' edges and the table do not enter.
         smooth_per_noise_level, max_patch_smooth: in a noisy image the smoothing is at least
@@ -570,10 +556,6 @@ class DetectorSettings:
     side_tolerance: float = 0.25
     poor_reading_share: float = 0.5
     poor_reading_min_linked: float = 0.5
-    scale_plane_min_holes: int = 6
-    scale_plane_min_extent: float = 0.6
-    scale_plane_max_rms: float = 0.5
-    scale_plane_shrunk: float = 0.75
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
     smooth_per_noise_level: float = 0.0033
@@ -2008,33 +1990,6 @@ def _linked_share(tiles: list[TileObservation]) -> float:
     return linked / len(cells) if cells else 0.0
 
 
-def _scale_in_view(
-    centres: NDArray[np.float64],
-    rel: NDArray[np.float64],
-    strong: NDArray[np.bool_],
-    s: DetectorSettings,
-) -> NDArray[np.float64]:
-    """Each hole's size relative to the typical strong one, ``(N,)``, for the lattice fits.
-
-    ``rel`` as measured, except that a weak hole smaller than ``scale_plane_shrunk`` x the
-    size a plane fitted to the strong holes' log sizes over ``centres`` (work px) predicts at
-    its place takes the prediction (``scale_plane_*`` settings; a table seen in perspective
-    has log scale linear in x and y to first order). Unchanged when the strong holes are too
-    few, too small against the pitch mode (``rel`` is relative to their median, so the
-    caller checks that) or fit no plane.
-    """
-    if int(strong.sum()) < s.scale_plane_min_holes or strong.all():
-        return rel
-    span = max(float(np.ptp(centres[strong], axis=0).max()), 1e-6)
-    a = np.c_[np.ones(len(centres)), (centres - centres[strong].mean(axis=0)) / span]
-    log_rel = np.log(np.maximum(rel[strong], 1e-6))
-    coef, *_ = np.linalg.lstsq(a[strong], log_rel, rcond=None)
-    if float(np.sqrt(np.mean((log_rel - a[strong] @ coef) ** 2))) > s.scale_plane_max_rms:
-        return rel
-    pred = np.exp(a @ coef)
-    return np.where(strong | (rel >= s.scale_plane_shrunk * pred), rel, pred)
-
-
 def _fit_cells(
     centres: NDArray[np.float64],
     angles: NDArray[np.float64],
@@ -3088,20 +3043,10 @@ def _assemble(
         # ... scaled by each symbol's size against the typical one, since an oblique view
         # shrinks far tiles (the printed symbols shrink with them)
         ref_ext = float(np.median(extents[strong_c]))
-        rel = extents / max(ref_ext, 1e-6)
-        local_pitch = pitch_mode * np.clip(rel, 0.6, 1.6)
+        local_pitch = pitch_mode * np.clip(extents / max(ref_ext, 1e-6), 0.6, 1.6)
         near = np.abs(side_est - s.tile_fill * local_pitch) <= s.side_tolerance * local_pitch
-        # the lattice fits' sides: a weak hole that is much smaller than its place in the
-        # view predicts (a symbol washed out by glare, a cloth's check) takes the prediction
-        if ref_ext >= s.scale_plane_min_extent * pitch_mode:
-            rel = _scale_in_view(centres, rel, strong_c, s)
-        fit_pitch = pitch_mode * np.clip(rel, 0.6, 1.6)
-        fit_near = np.abs(side_est - s.tile_fill * fit_pitch) <= s.side_tolerance * fit_pitch
-        fit_side = np.where(fit_near, side_est, s.tile_fill * fit_pitch)
         side_est = np.where(near, side_est, s.tile_fill * local_pitch)
         sides = np.where(near, sides, np.nan)
-    else:
-        fit_side = side_est
     angles = _edge_angles(v, cands, 0.6 * side_est)
 
     # --- lattice (in the calibrated table plane when known); weak candidates (seen only as
@@ -3122,11 +3067,11 @@ def _assemble(
         # holes between its cells (a flower's centre beside a glared board) stay out
         if int(strong.sum()) < s.min_pitch_support:
             every = np.ones_like(strong)
-            _, h0 = _fit_cells(centres, angles, fit_side, scale, h_tab, s, every, plane_pitch)
+            _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, every, plane_pitch)
             g0 = _apply_h(np.linalg.inv(h0), centres / scale)
             keep = strong | (np.hypot(*(g0 - np.round(g0)).T) <= s.weak_max_residual)
         for _ in range(s.weak_admit_rounds):
-            fit0, h0 = _fit_cells(centres, angles, fit_side, scale, h_tab, s, keep, plane_pitch)
+            fit0, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, keep, plane_pitch)
             if strong_pitch is None:
                 strong_pitch = fit0.pitch_px
             admitted_pitch = fit0.pitch_px
@@ -3136,12 +3081,11 @@ def _assemble(
             keep = grown
         order = np.nonzero(keep)[0]
         cands = [cands[i] for i in order]
-        centres, angles, side_est, sides, fit_side = (
+        centres, angles, side_est, sides = (
             centres[order],
             angles[order],
             side_est[order],
             sides[order],
-            fit_side[order],
         )
     # --- place, read, and refit on what reads as a tile (a stray candidate between cells can
     # bend the first lattice; the second is fitted only to real tiles)
@@ -3177,7 +3121,7 @@ def _assemble(
     outline_shape = np.zeros(n, np.int64)  # best prototype by the outline alone
     for _round in range(s.refit_rounds + 1):
         _, image_from_grid = _fit_cells(
-            centres, angles, fit_side, scale, h_tab, s, use, plane_pitch
+            centres, angles, side_est, scale, h_tab, s, use, plane_pitch
         )
         g = _apply_h(np.linalg.inv(image_from_grid), full_centres)[:, ::-1]
         cells = np.round(g).astype(np.int64)

@@ -22,7 +22,7 @@ def test_a_glared_board_with_one_dark_hole_is_read() -> None:
     """Held-out scene 31 of the hard benchmark's ``--seed 17``: 59 glared tiles on a mottled
     purple cloth; the dark mask saw one symbol, a blob whose lattice was 18 % too coarse,
     and the board read no tile. Nor may the cloth's dark spots beside it pass as tiles."""
-    scene = hard_scene(17, 31).final
+    scene = hard_scene(17, 31, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95, score.summary()
     assert score.precision >= 0.98, score.summary()
@@ -32,7 +32,7 @@ def test_a_washed_out_board_with_one_dark_blob_is_read() -> None:
     """Held-out legal scene 4 of ``--seed 7``: near-white glare over a blurred board on a
     wooden table; one dark blob (two blue tiles merged) and 20 neutral holes. It read no
     tile; now most of the board."""
-    scene = hard_scene(7, 4, legal_board).final
+    scene = hard_scene(7, 4, legal_board, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.7, score.summary()
     assert score.precision >= 0.98, score.summary()
@@ -58,7 +58,7 @@ def test_a_board_on_a_fine_gingham_keeps_its_dark_holes_lattice() -> None:
     took the cloth's lattice and read 7 tiles, 2 false. Both readings are made now, the one
     on the dark holes' lattice kept from drifting to the cloth's pitch, and the one with
     more tiles is returned."""
-    scene = hard_scene(19, 17, legal_board).final
+    scene = hard_scene(19, 17, legal_board, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95, score.summary()
     assert score.precision >= 0.98, score.summary()
@@ -68,7 +68,7 @@ def test_scattered_dark_holes_still_yield_to_the_weak_holes_lattice() -> None:
     """Held-out scene 43 of ``--seed 7``: 13 dark-mask holes scattered over an oblique
     board set a pitch of 1.7x the true one; the lattice of every hole admitted reads the
     whole board, and it has more tiles than the dark holes' reading."""
-    scene = hard_scene(7, 43).final
+    scene = hard_scene(7, 43, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95, score.summary()
     assert score.precision >= 0.98, score.summary()
@@ -83,7 +83,7 @@ def test_a_board_part_cut_off_by_an_arm_joins() -> None:
 
     from vision.detect import DetectorSettings
 
-    scene = hard_scene(19, 2, legal_board).final
+    scene = hard_scene(19, 2, legal_board, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.9, score.summary()
     assert score.precision >= 0.95, score.summary()
@@ -99,7 +99,7 @@ def test_a_group_bridges_a_tile_whose_symbol_left_no_hole() -> None:
 
     from vision.detect import DetectorSettings
 
-    scene = hard_scene(13, 31).final
+    scene = hard_scene(13, 31, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     near = replace(DetectorSettings(), weak_group_link=1)
     before = score_detection(detect(scene.image_bgr, settings=near), scene.truth, scene.pitch_px)

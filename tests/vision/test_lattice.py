@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
 
 import numpy as np
 import pytest
@@ -135,32 +134,21 @@ def test_a_misread_tile_edge_does_not_turn_the_lattice() -> None:
     assert float(loose.residual.max()) > 0.42
 
 
-@pytest.mark.parametrize(
-    ("seed", "k", "isp_space", "what"),
-    [
-        (19, 17, "linear", "purple gingham, dim, a hand: the checks set a lattice of 0.54x"),
-        (13, 5, "gamma", "dark wood, glare, hands: glared holes set a lattice of 0.8x"),
-    ],
-)
-def test_weak_holes_smaller_than_their_place_in_the_view_do_not_set_the_pitch(
-    seed: int, k: int, isp_space: Literal["gamma", "linear"], what: str
-) -> None:
-    """Held-out legal boards of the hard benchmark that lost most of their tiles: weak holes
-    (a gingham's checks; glare-washed symbols) read ~0.7x their place's size and pulled the
-    lattice fits onto a finer pitch (``scale_plane_*`` in :class:`DetectorSettings`)."""
+def test_glared_holes_of_a_lost_board_do_not_set_the_pitch() -> None:
+    """Legal scene 5 of ``--seed 13`` drawn with gamma-space camera processing: 14 dark-mask
+    holes set the right pitch, the glared weak holes (symbols washed out, read ~0.7x their
+    tiles' size) a lattice of 0.8x it, and the board read 13 of 76 tiles; reading both
+    lattices (``first_fit_pitch_agreement``) keeps the dark holes' one."""
     from benchmarks.bench_vision import hard_scene
-    from vision.detect import DetectorSettings, detect
+    from vision.detect import detect
     from vision.evaluate import legal_board, score_detection
 
-    scene = hard_scene(seed, k, legal_board, isp_space=isp_space).final
+    scene = hard_scene(13, 5, legal_board).final
     obs = detect(scene.image_bgr)
-    assert obs.lattice is not None, what
-    assert obs.lattice.pitch_px == pytest.approx(scene.pitch_px, rel=0.1), what
+    assert obs.lattice is not None
+    assert obs.lattice.pitch_px == pytest.approx(scene.pitch_px, rel=0.1)
     score = score_detection(obs, scene.truth, scene.pitch_px)
-    assert score.recall >= 0.9 and score.precision >= 0.98, (what, score.summary())
-    # the scenes need the prediction: without it (no plane can fit) the board is lost
-    without = detect(scene.image_bgr, settings=DetectorSettings(scale_plane_min_holes=10**6))
-    assert score_detection(without, scene.truth, scene.pitch_px).recall < 0.6, what
+    assert score.recall >= 0.9 and score.precision >= 0.98, score.summary()
 
 
 @pytest.mark.parametrize(
