@@ -468,6 +468,12 @@ def _ray_table(bins: int, n_r: int, step: float) -> tuple[NDArray[np.float32], N
     )
 
 
+@lru_cache(maxsize=8)
+def _ray_ranks(n_r: int) -> NDArray[np.uint8]:
+    """``(n_r,)`` uint8 ``1 .. n_r`` (``n_r`` below 256)."""
+    return np.arange(1, n_r + 1, dtype=np.uint8)
+
+
 def radial_profiles(
     masks: NDArray[np.bool_], bins: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
@@ -493,12 +499,17 @@ def radial_profiles(
         if masks.dtype == np.bool_
         else (masks > 0).view(np.uint8)
     )
-    area = m8.reshape(n, -1).sum(axis=1, dtype=np.int64).astype(np.float64)
+    # column and row counts (n, p) once: the area, the centroid and the bounding box follow
+    # (byte sums: at most p < 256 pixels per row or column, so no wider type is needed)
+    acc = np.uint8 if p < 256 else np.int64
+    col_n = m8.sum(axis=1, dtype=acc).astype(np.int64)
+    row_n = m8.sum(axis=2, dtype=acc).astype(np.int64)
+    area = col_n.sum(axis=1).astype(np.float64)
     ok = area > 0
     safe = np.maximum(area, 1.0)
     coord = np.arange(p, dtype=np.float64) + 0.5
-    cx = (m8.sum(axis=1, dtype=np.int64) @ coord) / safe
-    cy = (m8.sum(axis=2, dtype=np.int64) @ coord) / safe
+    cx = (col_n @ coord) / safe
+    cy = (row_n @ coord) / safe
     # rays from each centroid, read from a mosaic of the masks each centred in a 2p x 2p
     # canvas, so no ray (at most 0.75 p long) reaches a neighbour's mask. The canvas is 0/255
     # uint8: OpenCV's bilinear weights are multiples of 1/1024 either way, so "interpolated
@@ -509,7 +520,7 @@ def radial_profiles(
     # samples farther from the centroid than every mask pixel plus the bilinear footprint
     # (sqrt 2, plus OpenCV's 1/32 px map quantisation) read 0 and are not sampled at all; the
     # farthest pixel is bounded by the farthest corner of the masks' bounding boxes
-    rows_in, cols_in = m8.any(axis=2), m8.any(axis=1)  # (n, p) each
+    rows_in, cols_in = row_n > 0, col_n > 0  # (n, p) each
     if ok.any():
         r0 = np.argmax(rows_in, axis=1)
         r1 = p - 1 - np.argmax(rows_in[:, ::-1], axis=1)
@@ -554,12 +565,14 @@ def radial_profiles(
             borderValue=0,
         )
     th = np.arange(bins) * (2 * math.pi / bins)
-    # 1 + index of the outermost sample inside (0: none): the first one inside from the far
-    # end of each ray (argmax of booleans, a third of the cost of a ranked maximum)
-    inside = vals[..., ::-1] >= 128
-    out_end = inside.argmax(axis=2)
-    hit = np.take_along_axis(inside, out_end[..., None], axis=2)[..., 0]
-    reach = np.where(hit, n_r - out_end, 0)
+    # 1 + index of the outermost sample inside (0: none): the largest of (1 + index) over the
+    # samples inside, in uint8 when it fits (contiguous byte passes, no casts)
+    if n_r < 256:
+        inside = np.right_shift(vals, 7, out=scratch("radial.inside", vals.shape, np.uint8))
+        inside *= _ray_ranks(n_r)  # (>= 128 is the top bit; 1 + index where inside, else 0)
+        reach = inside.max(axis=2)
+    else:
+        reach = ((vals >= 128) * np.arange(1, n_r + 1)).max(axis=2)
     any_in = reach > 0
     prof = reach * step
     for i in np.nonzero(ok & ~any_in.all(axis=1))[0]:  # rare: fill gaps circularly
@@ -1126,9 +1139,18 @@ def edge_blur(score: NDArray[np.float32]) -> NDArray[np.float64]:
     g = np.ascontiguousarray(score, dtype=np.float32).reshape(n * p, p)
     # central differences over the stacked patches (a difference across two patches falls in
     # their borders, where the score is 0 outside the searched region, outside the band)
-    kx = np.array([[-0.5, 0.0, 0.5]], np.float32)
-    gx = cv2.filter2D(g, cv2.CV_32F, kx, borderType=cv2.BORDER_REPLICATE)
-    gy = cv2.filter2D(g, cv2.CV_32F, kx.T, borderType=cv2.BORDER_REPLICATE)
+    # (0.5 (right - left): the value the 3-tap kernel (-0.5, 0, 0.5) gives, one rounding
+    # either way since halving is exact; the stack's own edges replicated)
+    gx = scratch("edge_blur.gx", g.shape, np.float32)
+    gy = scratch("edge_blur.gy", g.shape, np.float32)
+    np.subtract(g[:, 2:], g[:, :-2], out=gx[:, 1:-1])
+    np.subtract(g[:, 1:2], g[:, :1], out=gx[:, :1])
+    np.subtract(g[:, -1:], g[:, -2:-1], out=gx[:, -1:])
+    np.subtract(g[2:], g[:-2], out=gy[1:-1])
+    np.subtract(g[1:2], g[:1], out=gy[:1])
+    np.subtract(g[-1:], g[-2:-1], out=gy[-1:])
+    gx *= np.float32(0.5)
+    gy *= np.float32(0.5)
     # (numpy's square root of the sum of squares, rounded the same at every element; OpenCV's
     # magnitude rounds its vector body and its scalar ends differently, so a patch's slope
     # would depend on where it lies in the stack)
