@@ -535,16 +535,17 @@ def radial_profiles(
     n_r = ray_x.shape[1]
     off = p // 2  # canvas offset of the mask
     # large temporaries in this thread's scratch buffers (no page faults on every call)
+    # (each centroid plus the rays laid flat: one long inner loop per mask, not per ray)
     mx = np.add(
-        (cx.astype(np.float32) + np.float32(off - 0.5))[:, None, None],
-        ray_x[None],
-        out=scratch("radial.mx", (n, bins, n_r), np.float32),
-    )
+        (cx.astype(np.float32) + np.float32(off - 0.5))[:, None],
+        np.ascontiguousarray(ray_x).reshape(1, -1),
+        out=scratch("radial.mx", (n, bins * n_r), np.float32),
+    ).reshape(n, bins, n_r)
     my = np.add(
-        (cy.astype(np.float32) + np.float32(off - 0.5))[:, None, None],
-        ray_y[None],
-        out=scratch("radial.my", (n, bins, n_r), np.float32),
-    )
+        (cy.astype(np.float32) + np.float32(off - 0.5))[:, None],
+        np.ascontiguousarray(ray_y).reshape(1, -1),
+        out=scratch("radial.my", (n, bins * n_r), np.float32),
+    ).reshape(n, bins, n_r)
     vals = scratch("radial.vals", (n, bins, n_r), np.uint8)
     side = 2 * p
     # (cv2.remap sizes stay below 32767; the canvases' offsets within _GRID_SPAN rows)
@@ -746,24 +747,13 @@ def template_scores(
     cy = (s.sum(axis=2) * coord).sum(axis=1) / np.maximum(mass, 1e-6)
     dx = np.clip(np.round(cx - p / 2), -p // 8, p // 8).astype(np.int64)
     dy = np.clip(np.round(cy - p / 2), -p // 8, p // 8).astype(np.int64)
-    # the shifted patches, gathered by one nearest-neighbour remap of the stacked patches
-    # (indices clipped to each patch, i.e. its edge replicated), then 2 x 2 means
-    ar = np.arange(2 * half)
-    cols = np.clip(ar[None, :] + dx[:, None], 0, p - 1).astype(np.float32)  # (n, 2h)
-    rows = np.clip(ar[None, :] + dy[:, None], 0, p - 1) + (np.arange(n) * p)[:, None]
-    map_x = np.broadcast_to(cols[:, None, :], (n, 2 * half, 2 * half))
-    map_y = np.broadcast_to(rows.astype(np.float32)[:, :, None], (n, 2 * half, 2 * half))
-    src = np.ascontiguousarray(score, dtype=np.float32).reshape(n * p, p)
-    chunk = max(1, 32000 // p)  # cv2.remap sizes stay below 32767
-    sh = np.empty((n, 2 * half, 2 * half), np.float32)
-    for a in range(0, n, chunk):
-        b = min(n, a + chunk)
-        sh[a:b] = cv2.remap(
-            src[a * p : b * p],
-            np.ascontiguousarray(map_x[a:b]).reshape(-1, 2 * half),
-            (np.ascontiguousarray(map_y[a:b]) - np.float32(a * p)).reshape(-1, 2 * half),
-            cv2.INTER_NEAREST,
-        ).reshape(b - a, 2 * half, 2 * half)
+    # the shifted patches (indices clipped to each patch, i.e. its edge replicated): each a
+    # window of the patch padded by its own edge as far as a shift reaches, picked by one
+    # gather of whole windows; then 2 x 2 means
+    q = p // 8
+    padded = np.pad(np.asarray(score, dtype=np.float32), ((0, 0), (q, q), (q, q)), mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * half, 2 * half), axis=(1, 2))
+    sh = windows[np.arange(n), dy + q, dx + q]  # (n, 2h, 2h)
     sh = 0.25 * (sh[:, 0::2, 0::2] + sh[:, 1::2, 0::2] + sh[:, 0::2, 1::2] + sh[:, 1::2, 1::2])
     v = sh.reshape(n, -1)
     v = np.where(inner[None], v, np.float32(0.0))
@@ -839,7 +829,9 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
     n, p, _ = score.shape
     if n == 0:
         return np.zeros((0, bins))
-    s = np.clip(score, 0.0, 1.0).astype(np.float32)
+    # (clipped into a scratch buffer by two bounds: the values of np.clip, without its copies)
+    s = np.maximum(score, np.float32(0.0), out=scratch("intprof.s", score.shape, np.float32))
+    np.minimum(s, np.float32(1.0), out=s)
     mass = s.sum(axis=(1, 2))
     coord = np.arange(p, dtype=np.float32) + 0.5
     # (row sums, not a matrix-vector product: BLAS's result for a row may depend on the others)
@@ -848,8 +840,8 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
     n_r = p // 2
     step = 0.5 * p / n_r
     ray_x, ray_y = _ray_table(bins, n_r, step)
-    mx = (cx[:, None, None] - 0.5 + ray_x[None]).astype(np.float32)
-    my = (cy[:, None, None] - 0.5 + ray_y[None]).astype(np.float32)
+    mx = np.add((cx - 0.5)[:, None, None], ray_x[None], dtype=np.float32)
+    my = np.add((cy - 0.5)[:, None, None], ray_y[None], dtype=np.float32)
     # each symbol reads the same whatever it is stacked with: every patch sits in a block of
     # zero rows (``pad`` above and below, as far as its rays and their bilinear footprint
     # reach beyond it), so a ray leaving its patch reads 0 as it does across the columns,
@@ -1160,8 +1152,9 @@ def edge_blur(score: NDArray[np.float32]) -> NDArray[np.float64]:
     slope = np.sqrt(gx, out=gx).reshape(n, p * p)
     flat = g.reshape(n, p * p)
     band = (flat > 0.3) & (flat < 0.7)
-    cnt = band.sum(axis=1)
-    mean = (slope * band).sum(axis=1) / np.maximum(cnt, 1)
+    cnt = np.count_nonzero(band, axis=1)
+    slope *= band
+    mean = slope.sum(axis=1) / np.maximum(cnt, 1)
     sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
     out: NDArray[np.float64] = np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
     return out
