@@ -1375,7 +1375,7 @@ def _read_patches(
     # a lower bound of the paint's colour (:func:`vision.colour.classify_colours`)
     hi = np.greater_equal(raw, np.float32(s.colour.clip_level), out=raw)  # 1 / 0, in place
     clipped = np.matmul(inner_f, hi)[:, 0, ::-1].astype(np.float64) / per_px  # R G B
-    lap = cv2.Laplacian(stack[:, :, 1], cv2.CV_32F).reshape(-1, pp)
+    lap = _laplacian(stack[:, :, 1]).reshape(-1, pp)
     sharp = (lap if only is None else lap[only]).var(axis=1).astype(np.float64)
     blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
     return _Reads(
@@ -1407,6 +1407,26 @@ def _read_patches(
         clipped=clipped,
         occluder=probe,
     )
+
+
+def _laplacian(g: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """``cv2.Laplacian(g, cv2.CV_32F)`` (3 x 3 kernel, default border: reflected about the
+    edge pixel) of a ``(H, W)`` uint8 image, ``H, W >= 2``, to the same values: the sums of
+    four neighbours less four times the centre are integers, exact in int16 as in OpenCV's
+    float32, at a fraction of the cost on the tall, narrow stack of patches."""
+    h, w = g.shape
+    pad = scratch("laplacian.pad", (h + 2, w + 2), np.int16)
+    pad[1:-1, 1:-1] = g
+    pad[0, 1:-1], pad[-1, 1:-1] = g[1], g[-2]  # reflect-101 rows, then columns (corners too)
+    pad[:, 0], pad[:, -1] = pad[:, 2], pad[:, -3]
+    out = scratch("laplacian.sum", (h, w), np.int16)
+    np.add(pad[:-2, 1:-1], pad[2:, 1:-1], out=out)
+    out += pad[1:-1, :-2]
+    out += pad[1:-1, 2:]
+    centre = np.multiply(pad[1:-1, 1:-1], np.int16(4), out=scratch("laplacian.c", (h, w), np.int16))
+    out -= centre
+    res: NDArray[np.float32] = out.astype(np.float32)
+    return res
 
 
 def _projection(
