@@ -1215,10 +1215,12 @@ def _read_patches(
     if dst is not mosaic:
         cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=mosaic)
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
-    # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram)
+    # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram).
+    # Smoothed from the BGRA stack when there is one: OpenCV's 8-bit Gaussian is exact fixed
+    # point channel by channel, so B, G and R come out the same, and four channels cost less
     planes = cv2.GaussianBlur(
-        mosaic, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", mosaic.shape, np.uint8)
-    ).reshape(n, pp, 3)
+        dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
+    ).reshape(n, pp, dst.shape[2])[:, :, :3]
     stack = mosaic
     if only is not None:
         n, planes, mosaic = len(only), planes[only], mosaic.reshape(-1, pp, 3)[only]
@@ -1249,9 +1251,13 @@ def _read_patches(
     uniform = (dev <= tol[:, None]).mean(axis=1)
     # black paint on all four sides: the margin of each side on its own lies near the body
     # colour (an empty cell walled in by tiles on three sides has table on the fourth)
+    # (each side's median from one sort of the whole margin keyed by side then value: the
+    # sides' values lie in side order, each side's middle at fixed positions)
     side_dev = np.zeros(len(con))
-    for k in range(4):
-        sk = _median_u8(np.take(margin_c, geo.side_idx[k], axis=2)).astype(np.float32)
+    by_side = np.sort(np.add(margin_c, geo.side_key, dtype=np.uint16), axis=-1, kind="stable")
+    for lo, hi in geo.side_middle:  # (the value is the key's low byte)
+        mid = (by_side[..., lo] & 255).astype(np.float64) + (by_side[..., hi] & 255)
+        sk = (mid / 2.0).astype(np.float32)
         side_dev = np.maximum(side_dev, np.sqrt(((sk - body_cc) ** 2).sum(axis=1)))
     side_dev = side_dev / np.maximum(np.sqrt(dd_c), 1e-6)
     ok[con] = (uniform >= s.min_body_uniform) & (side_dev <= s.max_side_deviation)
@@ -1611,6 +1617,9 @@ class _PatchGeometry:
     side_idx: tuple[NDArray[np.int64], ...]
     centre_idx: NDArray[np.int64]  # flat indices of the centre disc
     inner_flat: NDArray[np.bool_]  # (p * p,) region searched for the symbol
+    side_key: NDArray[np.uint16]  # (R,) 256 x the side of each margin position
+    # each side's two middle positions in the margin sorted by (side, value)
+    side_middle: tuple[tuple[int, int], ...]
 
 
 _GEOMETRY: dict[tuple[int, float, float, float], _PatchGeometry] = {}
@@ -1631,11 +1640,18 @@ def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
             np.abs(w) >= np.abs(u), np.where(w < 0, 0, 2), np.where(u > 0, 1, 3)
         ).reshape(-1)
         body_idx = np.flatnonzero(body)
+        sides = tuple(np.flatnonzero(side[body_idx] == k) for k in range(4))
+        first = np.cumsum([0] + [len(i) for i in sides])
         g = _PatchGeometry(
             body_idx,
-            tuple(np.flatnonzero(side[body_idx] == k) for k in range(4)),
+            sides,
             np.flatnonzero(centre),
             inner.reshape(-1).copy(),
+            (side[body_idx] * 256).astype(np.uint16),
+            tuple(
+                (int(first[k] + (len(i) - 1) // 2), int(first[k] + len(i) // 2))
+                for k, i in enumerate(sides)
+            ),
         )
         _GEOMETRY[key] = g
     return g
