@@ -1527,13 +1527,18 @@ def _symbols(
         ok[has] &= ok_p
         if shapes:
             prof[has], sol[has] = prof_h, sol_h
-    area = sym8.reshape(n, p * p).sum(axis=1, dtype=np.int64).astype(np.float64)
+    # column and row counts in bytes (at most p < 256 each), the area from them: exact
+    acc = np.uint8 if p < 256 else np.int64
+    sym_p = sym8.reshape(n, p, p)
+    col_n = sym_p.sum(axis=1, dtype=acc).astype(np.int64)
+    row_n = sym_p.sum(axis=2, dtype=acc).astype(np.int64)
+    area = col_n.sum(axis=1).astype(np.float64)
     grid = (np.arange(p, dtype=np.float64) + 0.5) / p - 0.5
     centroid = (
         np.stack(
             [
-                (sym3.sum(axis=1) * grid[None, :]).sum(axis=1),  # u: along the columns
-                (sym3.sum(axis=2) * grid[None, :]).sum(axis=1),  # w: down the rows
+                (col_n * grid[None, :]).sum(axis=1),  # u: along the columns
+                (row_n * grid[None, :]).sum(axis=1),  # w: down the rows
             ],
             axis=1,
         )
