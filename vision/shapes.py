@@ -468,6 +468,12 @@ def _ray_table(bins: int, n_r: int, step: float) -> tuple[NDArray[np.float32], N
     )
 
 
+@lru_cache(maxsize=8)
+def _ray_ranks(n_r: int) -> NDArray[np.uint8]:
+    """``(n_r,)`` uint8 ``1 .. n_r`` (``n_r`` below 256)."""
+    return np.arange(1, n_r + 1, dtype=np.uint8)
+
+
 def radial_profiles(
     masks: NDArray[np.bool_], bins: int
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.bool_]]:
@@ -493,12 +499,17 @@ def radial_profiles(
         if masks.dtype == np.bool_
         else (masks > 0).view(np.uint8)
     )
-    area = m8.reshape(n, -1).sum(axis=1, dtype=np.int64).astype(np.float64)
+    # column and row counts (n, p) once: the area, the centroid and the bounding box follow
+    # (byte sums: at most p < 256 pixels per row or column, so no wider type is needed)
+    acc = np.uint8 if p < 256 else np.int64
+    col_n = m8.sum(axis=1, dtype=acc).astype(np.int64)
+    row_n = m8.sum(axis=2, dtype=acc).astype(np.int64)
+    area = col_n.sum(axis=1).astype(np.float64)
     ok = area > 0
     safe = np.maximum(area, 1.0)
     coord = np.arange(p, dtype=np.float64) + 0.5
-    cx = (m8.sum(axis=1, dtype=np.int64) @ coord) / safe
-    cy = (m8.sum(axis=2, dtype=np.int64) @ coord) / safe
+    cx = (col_n @ coord) / safe
+    cy = (row_n @ coord) / safe
     # rays from each centroid, read from a mosaic of the masks each centred in a 2p x 2p
     # canvas, so no ray (at most 0.75 p long) reaches a neighbour's mask. The canvas is 0/255
     # uint8: OpenCV's bilinear weights are multiples of 1/1024 either way, so "interpolated
@@ -509,7 +520,7 @@ def radial_profiles(
     # samples farther from the centroid than every mask pixel plus the bilinear footprint
     # (sqrt 2, plus OpenCV's 1/32 px map quantisation) read 0 and are not sampled at all; the
     # farthest pixel is bounded by the farthest corner of the masks' bounding boxes
-    rows_in, cols_in = m8.any(axis=2), m8.any(axis=1)  # (n, p) each
+    rows_in, cols_in = row_n > 0, col_n > 0  # (n, p) each
     if ok.any():
         r0 = np.argmax(rows_in, axis=1)
         r1 = p - 1 - np.argmax(rows_in[:, ::-1], axis=1)
@@ -524,16 +535,17 @@ def radial_profiles(
     n_r = ray_x.shape[1]
     off = p // 2  # canvas offset of the mask
     # large temporaries in this thread's scratch buffers (no page faults on every call)
+    # (each centroid plus the rays laid flat: one long inner loop per mask, not per ray)
     mx = np.add(
-        (cx.astype(np.float32) + np.float32(off - 0.5))[:, None, None],
-        ray_x[None],
-        out=scratch("radial.mx", (n, bins, n_r), np.float32),
-    )
+        (cx.astype(np.float32) + np.float32(off - 0.5))[:, None],
+        np.ascontiguousarray(ray_x).reshape(1, -1),
+        out=scratch("radial.mx", (n, bins * n_r), np.float32),
+    ).reshape(n, bins, n_r)
     my = np.add(
-        (cy.astype(np.float32) + np.float32(off - 0.5))[:, None, None],
-        ray_y[None],
-        out=scratch("radial.my", (n, bins, n_r), np.float32),
-    )
+        (cy.astype(np.float32) + np.float32(off - 0.5))[:, None],
+        np.ascontiguousarray(ray_y).reshape(1, -1),
+        out=scratch("radial.my", (n, bins * n_r), np.float32),
+    ).reshape(n, bins, n_r)
     vals = scratch("radial.vals", (n, bins, n_r), np.uint8)
     side = 2 * p
     # (cv2.remap sizes stay below 32767; the canvases' offsets within _GRID_SPAN rows)
@@ -554,12 +566,14 @@ def radial_profiles(
             borderValue=0,
         )
     th = np.arange(bins) * (2 * math.pi / bins)
-    # 1 + index of the outermost sample inside (0: none): the first one inside from the far
-    # end of each ray (argmax of booleans, a third of the cost of a ranked maximum)
-    inside = vals[..., ::-1] >= 128
-    out_end = inside.argmax(axis=2)
-    hit = np.take_along_axis(inside, out_end[..., None], axis=2)[..., 0]
-    reach = np.where(hit, n_r - out_end, 0)
+    # 1 + index of the outermost sample inside (0: none): the largest of (1 + index) over the
+    # samples inside, in uint8 when it fits (contiguous byte passes, no casts)
+    if n_r < 256:
+        inside = np.right_shift(vals, 7, out=scratch("radial.inside", vals.shape, np.uint8))
+        inside *= _ray_ranks(n_r)  # (>= 128 is the top bit; 1 + index where inside, else 0)
+        reach = inside.max(axis=2)
+    else:
+        reach = ((vals >= 128) * np.arange(1, n_r + 1)).max(axis=2)
     any_in = reach > 0
     prof = reach * step
     for i in np.nonzero(ok & ~any_in.all(axis=1))[0]:  # rare: fill gaps circularly
@@ -733,24 +747,13 @@ def template_scores(
     cy = (s.sum(axis=2) * coord).sum(axis=1) / np.maximum(mass, 1e-6)
     dx = np.clip(np.round(cx - p / 2), -p // 8, p // 8).astype(np.int64)
     dy = np.clip(np.round(cy - p / 2), -p // 8, p // 8).astype(np.int64)
-    # the shifted patches, gathered by one nearest-neighbour remap of the stacked patches
-    # (indices clipped to each patch, i.e. its edge replicated), then 2 x 2 means
-    ar = np.arange(2 * half)
-    cols = np.clip(ar[None, :] + dx[:, None], 0, p - 1).astype(np.float32)  # (n, 2h)
-    rows = np.clip(ar[None, :] + dy[:, None], 0, p - 1) + (np.arange(n) * p)[:, None]
-    map_x = np.broadcast_to(cols[:, None, :], (n, 2 * half, 2 * half))
-    map_y = np.broadcast_to(rows.astype(np.float32)[:, :, None], (n, 2 * half, 2 * half))
-    src = np.ascontiguousarray(score, dtype=np.float32).reshape(n * p, p)
-    chunk = max(1, 32000 // p)  # cv2.remap sizes stay below 32767
-    sh = np.empty((n, 2 * half, 2 * half), np.float32)
-    for a in range(0, n, chunk):
-        b = min(n, a + chunk)
-        sh[a:b] = cv2.remap(
-            src[a * p : b * p],
-            np.ascontiguousarray(map_x[a:b]).reshape(-1, 2 * half),
-            (np.ascontiguousarray(map_y[a:b]) - np.float32(a * p)).reshape(-1, 2 * half),
-            cv2.INTER_NEAREST,
-        ).reshape(b - a, 2 * half, 2 * half)
+    # the shifted patches (indices clipped to each patch, i.e. its edge replicated): each a
+    # window of the patch padded by its own edge as far as a shift reaches, picked by one
+    # gather of whole windows; then 2 x 2 means
+    q = p // 8
+    padded = np.pad(np.asarray(score, dtype=np.float32), ((0, 0), (q, q), (q, q)), mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * half, 2 * half), axis=(1, 2))
+    sh = windows[np.arange(n), dy + q, dx + q]  # (n, 2h, 2h)
     sh = 0.25 * (sh[:, 0::2, 0::2] + sh[:, 1::2, 0::2] + sh[:, 0::2, 1::2] + sh[:, 1::2, 1::2])
     v = sh.reshape(n, -1)
     v = np.where(inner[None], v, np.float32(0.0))
@@ -826,7 +829,9 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
     n, p, _ = score.shape
     if n == 0:
         return np.zeros((0, bins))
-    s = np.clip(score, 0.0, 1.0).astype(np.float32)
+    # (clipped into a scratch buffer by two bounds: the values of np.clip, without its copies)
+    s = np.maximum(score, np.float32(0.0), out=scratch("intprof.s", score.shape, np.float32))
+    np.minimum(s, np.float32(1.0), out=s)
     mass = s.sum(axis=(1, 2))
     coord = np.arange(p, dtype=np.float32) + 0.5
     # (row sums, not a matrix-vector product: BLAS's result for a row may depend on the others)
@@ -835,8 +840,8 @@ def integrated_profiles(score: NDArray[np.float32], bins: int) -> NDArray[np.flo
     n_r = p // 2
     step = 0.5 * p / n_r
     ray_x, ray_y = _ray_table(bins, n_r, step)
-    mx = (cx[:, None, None] - 0.5 + ray_x[None]).astype(np.float32)
-    my = (cy[:, None, None] - 0.5 + ray_y[None]).astype(np.float32)
+    mx = np.add((cx - 0.5)[:, None, None], ray_x[None], dtype=np.float32)
+    my = np.add((cy - 0.5)[:, None, None], ray_y[None], dtype=np.float32)
     # each symbol reads the same whatever it is stacked with: every patch sits in a block of
     # zero rows (``pad`` above and below, as far as its rays and their bilinear footprint
     # reach beyond it), so a ray leaving its patch reads 0 as it does across the columns,
@@ -1126,9 +1131,18 @@ def edge_blur(score: NDArray[np.float32]) -> NDArray[np.float64]:
     g = np.ascontiguousarray(score, dtype=np.float32).reshape(n * p, p)
     # central differences over the stacked patches (a difference across two patches falls in
     # their borders, where the score is 0 outside the searched region, outside the band)
-    kx = np.array([[-0.5, 0.0, 0.5]], np.float32)
-    gx = cv2.filter2D(g, cv2.CV_32F, kx, borderType=cv2.BORDER_REPLICATE)
-    gy = cv2.filter2D(g, cv2.CV_32F, kx.T, borderType=cv2.BORDER_REPLICATE)
+    # (0.5 (right - left): the value the 3-tap kernel (-0.5, 0, 0.5) gives, one rounding
+    # either way since halving is exact; the stack's own edges replicated)
+    gx = scratch("edge_blur.gx", g.shape, np.float32)
+    gy = scratch("edge_blur.gy", g.shape, np.float32)
+    np.subtract(g[:, 2:], g[:, :-2], out=gx[:, 1:-1])
+    np.subtract(g[:, 1:2], g[:, :1], out=gx[:, :1])
+    np.subtract(g[:, -1:], g[:, -2:-1], out=gx[:, -1:])
+    np.subtract(g[2:], g[:-2], out=gy[1:-1])
+    np.subtract(g[1:2], g[:1], out=gy[:1])
+    np.subtract(g[-1:], g[-2:-1], out=gy[-1:])
+    gx *= np.float32(0.5)
+    gy *= np.float32(0.5)
     # (numpy's square root of the sum of squares, rounded the same at every element; OpenCV's
     # magnitude rounds its vector body and its scalar ends differently, so a patch's slope
     # would depend on where it lies in the stack)
@@ -1138,8 +1152,9 @@ def edge_blur(score: NDArray[np.float32]) -> NDArray[np.float64]:
     slope = np.sqrt(gx, out=gx).reshape(n, p * p)
     flat = g.reshape(n, p * p)
     band = (flat > 0.3) & (flat < 0.7)
-    cnt = band.sum(axis=1)
-    mean = (slope * band).sum(axis=1) / np.maximum(cnt, 1)
+    cnt = np.count_nonzero(band, axis=1)
+    slope *= band
+    mean = slope.sum(axis=1) / np.maximum(cnt, 1)
     sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
     out: NDArray[np.float64] = np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
     return out

@@ -334,3 +334,63 @@ def test_growth_reads_the_same_when_it_looks_at_every_free_cell() -> None:
     for a, b in zip(fast.tiles, slow.tiles, strict=True):
         assert a.confidence == pytest.approx(b.confidence, abs=1e-6)
         assert a.center_xy == pytest.approx(b.center_xy, abs=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 5), (48, 48), (960, 48)])
+def test_laplacian_equals_opencv(shape: tuple[int, int]) -> None:
+    """The patches' sharpness Laplacian (int16 numpy) gives cv2.Laplacian's float32 values."""
+    from vision.detect import _laplacian
+
+    rng = np.random.default_rng(11)
+    g = rng.integers(0, 256, (shape[0], shape[1] * 3), dtype=np.uint8).reshape(*shape, 3)
+    want = cv2.Laplacian(g[:, :, 1], cv2.CV_32F)
+    got = _laplacian(g[:, :, 1])
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, want)
+
+
+def test_side_medians_from_one_keyed_sort_equal_each_sides_median() -> None:
+    """The margin sides' middle positions in the (side, value) sort give np.median of each
+    side's own pixels."""
+    from vision.detect import DetectorSettings, _patch_geometry
+
+    geo = _patch_geometry(48, DetectorSettings())
+    rng = np.random.default_rng(5)
+    margin = rng.integers(0, 256, (7, 3, len(geo.body_idx)), dtype=np.uint8)
+    by_side = np.sort(np.add(margin, geo.side_key, dtype=np.uint16), axis=-1, kind="stable")
+    for k, (lo, hi) in enumerate(geo.side_middle):
+        got = ((by_side[..., lo] & 255).astype(np.float64) + (by_side[..., hi] & 255)) / 2.0
+        want = np.median(margin[:, :, geo.side_idx[k]], axis=-1)
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("sigma", [0.576, 1.0, 1.68])
+def test_bgra_gaussian_smooths_b_g_r_as_the_bgr_image(sigma: float) -> None:
+    """OpenCV's 8-bit Gaussian is exact per channel: the BGRA stack smooths B, G, R to the
+    same values as the BGR one (``_read_patches`` smooths the BGRA stack)."""
+    rng = np.random.default_rng(2)
+    bgra = rng.integers(0, 256, (960, 48, 4), dtype=np.uint8)
+    bgr = cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR)
+    np.testing.assert_array_equal(
+        cv2.GaussianBlur(bgra, (0, 0), sigma)[:, :, :3], cv2.GaussianBlur(bgr, (0, 0), sigma)
+    )
+
+
+def test_shape_edge_blur_equals_the_filter2d_gradient() -> None:
+    """vision.shapes.edge_blur's central differences (numpy slices) equal OpenCV's 3-tap
+    filter with replicated borders, so the blur estimate is unchanged."""
+    from vision.shapes import edge_blur
+
+    rng = np.random.default_rng(4)
+    score = (rng.random((9, 48, 48)) ** 3).astype(np.float32)
+    g = score.reshape(-1, 48)
+    kx = np.array([[-0.5, 0.0, 0.5]], np.float32)
+    gx = cv2.filter2D(g, cv2.CV_32F, kx, borderType=cv2.BORDER_REPLICATE)
+    gy = cv2.filter2D(g, cv2.CV_32F, kx.T, borderType=cv2.BORDER_REPLICATE)
+    slope = np.sqrt(gx * gx + gy * gy).reshape(9, -1)
+    band = (score.reshape(9, -1) > 0.3) & (score.reshape(9, -1) < 0.7)
+    cnt = band.sum(axis=1)
+    mean = (slope * band).sum(axis=1) / np.maximum(cnt, 1)
+    sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
+    want = np.where(cnt > 0, sig / 48, 0.0)
+    np.testing.assert_array_equal(edge_blur(score), want)
