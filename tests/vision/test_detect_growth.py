@@ -77,9 +77,14 @@ def test_a_glared_line_of_star4s_passes_the_size_check_by_the_classifiers_shape(
     times theirs, so the size check failed all 13 of them."""
     r = _hard_legal(31)
     sc = _score(r)
-    outline_only = _score(r, replace(DetectorSettings(), size_shape_margin=-1.0))
     assert sc.recall >= 0.97, sc.summary()
     assert sc.precision == 1.0, sc.summary()
+    # the adapted dark mask (``dark_adapt_*``) finds most of these star4s' holes directly;
+    # the size check is measured where growth must read them, with the fixed mask
+    fixed = replace(DetectorSettings(), dark_adapt_factor=0.0)
+    sc = _score(r, fixed)
+    outline_only = _score(r, replace(fixed, size_shape_margin=-1.0))
+    assert sc.recall >= 0.97, sc.summary()
     assert sc.recall >= outline_only.recall + 0.2, (sc.summary(), outline_only.summary())
 
 

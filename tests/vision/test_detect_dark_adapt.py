@@ -1,0 +1,66 @@
+"""The dark mask adapts to the image's own tile bodies (``DetectorSettings.dark_adapt_*``).
+
+A camera's tone curve, flare and blur over tiny tiles lift black paint towards the table; a
+fixed ``dark_ratio`` then breaks the bodies between the symbols and loses whole boards. The
+scenes are the hard benchmark's (fixed seeds); the camera steps are ``bench_camera``'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from benchmarks.bench_camera import PROCESSING
+from benchmarks.bench_vision import hard_scene
+from vision.detect import DetectorSettings, detect
+from vision.evaluate import DetectionScore, score_detection
+
+DEFAULT = DetectorSettings()
+FIXED = dataclasses.replace(DEFAULT, dark_adapt_factor=0.0)  # the fixed ratio alone
+
+
+def _score(seed: int, k: int, step: str, settings: DetectorSettings) -> DetectionScore:
+    scene = hard_scene(seed, k).final
+    img = PROCESSING[step][0](scene.image_bgr)
+    return score_detection(detect(img, settings=settings), scene.truth, scene.pitch_px)
+
+
+def test_lifted_shadows_keep_the_board() -> None:
+    """Seed 13 scene 12 (cloth, dim, warm, blur, 63 tiny tiles), one stop under and lifted
+    by a 0.8 gamma: the fixed ratio keeps 5 holes, fits the lattice at 1.6 x the pitch and
+    loses 61 tiles; the ratio adapted to the bodies reads the whole board."""
+    adapted = _score(13, 12, "underexposed", DEFAULT)
+    assert adapted.recall >= 0.95 and adapted.precision >= 0.98
+    assert _score(13, 12, "underexposed", FIXED).recall <= 0.5
+
+
+def test_few_holes_read_both_ways() -> None:
+    """Seed 13 scene 8 (dark laminate, glare, tiny tiles, blur): the fixed mask finds one
+    hole; the adapted one 15, and the board reads with 20 of its 22 tiles."""
+    assert _score(13, 8, "none", FIXED).recall <= 0.5
+    assert _score(13, 8, "none", DEFAULT).recall >= 0.85
+
+
+def test_a_floral_cloth_does_not_make_far_tiles() -> None:
+    """Seed 2026 scene 59 (floral cloth, dim, oblique): raising the ratio turns flower
+    centres into holes; where they lie far from the board they are weak evidence and make no
+    tiles (with every new hole strong, 4 more false tiles)."""
+    everywhere = dataclasses.replace(DEFAULT, dark_adapt_reach=1e9)
+    adapted = _score(2026, 59, "none", DEFAULT)
+    fixed = _score(2026, 59, "none", FIXED)
+    assert adapted.recall >= fixed.recall
+    assert (
+        adapted.detected - adapted.correct_detections <= fixed.detected - fixed.correct_detections
+    )
+    strong = _score(2026, 59, "none", everywhere)
+    assert (
+        strong.detected - strong.correct_detections > adapted.detected - adapted.correct_detections
+    )
+
+
+def test_a_glared_board_with_two_holes_keeps_its_reading() -> None:
+    """Seed 2026 scene 48 (floral cloth, glare): two holes in the fixed mask, their level
+    asks for the highest ratio, which brings 40 flower centres: read both ways, the board's
+    own reading (all 26 tiles) is kept; adopted blindly, tiles are lost."""
+    blind = dataclasses.replace(DEFAULT, dark_adapt_min_holes=1)
+    assert _score(2026, 48, "none", DEFAULT).recall >= 0.95
+    assert _score(2026, 48, "none", blind).recall < _score(2026, 48, "none", DEFAULT).recall
