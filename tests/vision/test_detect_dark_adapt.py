@@ -19,7 +19,7 @@ FIXED = dataclasses.replace(DEFAULT, dark_adapt_factor=0.0)  # the fixed ratio a
 
 
 def _score(seed: int, k: int, step: str, settings: DetectorSettings) -> DetectionScore:
-    scene = hard_scene(seed, k).final
+    scene = hard_scene(seed, k, isp_space="linear").final  # as found
     img = PROCESSING[step][0](scene.image_bgr)
     return score_detection(detect(img, settings=settings), scene.truth, scene.pitch_px)
 
