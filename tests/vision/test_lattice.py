@@ -156,6 +156,7 @@ def test_glared_holes_of_a_lost_board_do_not_set_the_pitch() -> None:
     [
         (2026, 60, "white table, glare, oblique, tiny tiles: 11 holes set 2.2x the pitch"),
         (13, 10, "green felt, glare, blur: 6 holes on every other tile set 2x the pitch"),
+        (7, 43, "cloth, oblique, glare: 9 holes set 3.5x the pitch, every hole's mode is right"),
     ],
 )
 def test_a_poor_reading_is_tried_again_with_the_other_pitches(seed: int, k: int, what: str) -> None:
