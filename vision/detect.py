@@ -363,9 +363,10 @@ class DetectorSettings:
             with more tiles is kept. A pitch set by a
             few dark-mask holes far apart (glare lifting most tiles' bodies) read 0 of 34 and
             5 of 47 tiles on two boards of the hard benchmark with the renderer's gamma-space
-            processing (seeds 2026 and 13); now 33 and 47. Seed 7 scene 43 (the same): 9
-            dark-mask holes set 3.5x the pitch, halving it is still wrong, every hole's mode
-            is right: 12 -> 67 of 67 tiles. Costs more readings on such images
+            processing (seeds 2026 and 13); now 33 and 47. Seed 7 scene 43 (the same) with
+            the dark mask at its fixed ratio: 9 dark-mask holes set 3.5x the pitch, halving
+            it is still wrong, every hole's mode is right (12 -> 67 of 67 tiles; the adapted
+            mask of ``dark_adapt_*`` finds enough holes there itself). Costs more readings on such images
             only. Such a reading counts only when at least ``poor_reading_min_linked`` of its
             tiles have a neighbour on a 4-adjacent cell (tiles are laid touching in lines):
             six dotted discs 90 px apart read as circles on every third cell of a 33 px
