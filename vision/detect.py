@@ -357,20 +357,18 @@ class DetectorSettings:
             at most one pitch; a gap where four tile corners meet is 0.71 pitch from them).
         side_tolerance: a tile side measured from an isolated body that differs from
             ``tile_fill`` x that pitch by more than this fraction is not trusted.
-        poor_reading_share: when fewer than this share of the candidates read as tiles, the
-            board is read again with the other pitch modes (the one without the span test,
-            half the chosen one, the one of every hole with the weak ones) and the reading
-            with more tiles is kept. A pitch set by a
-            few dark-mask holes far apart (glare lifting most tiles' bodies) read 0 of 34 and
-            5 of 47 tiles on two boards of the hard benchmark with the renderer's gamma-space
-            processing (seeds 2026 and 13); now 33 and 47. Seed 7 scene 43 (the same) with
-            the dark mask at its fixed ratio: 9 dark-mask holes set 3.5x the pitch, halving
-            it is still wrong, every hole's mode is right (12 -> 67 of 67 tiles; the adapted
-            mask of ``dark_adapt_*`` finds enough holes there itself). Costs more readings on such images
-            only. Such a reading counts only when at least ``poor_reading_min_linked`` of its
-            tiles have a neighbour on a 4-adjacent cell (tiles are laid touching in lines):
-            six dotted discs 90 px apart read as circles on every third cell of a 33 px
-            lattice without it.
+        poor_reading_share: when fewer than this share of the candidates read as tiles, the board is
+            read again with the other pitch modes (the one without the span test, half the chosen
+            one, the one of every hole with the weak ones) and the reading with more tiles is kept.
+            A pitch set by a few dark-mask holes far apart (glare lifting most tiles' bodies) read 0
+            of 34 and 5 of 47 tiles on two boards of the hard benchmark with the renderer's
+            gamma-space processing (seeds 2026 and 13); now 33 and 47. Seed 7 scene 43 (the same)
+            with the dark mask at its fixed ratio: 9 dark-mask holes set 3.5x the pitch, halving it
+            is still wrong, every hole's mode is right (12 -> 67 of 67 tiles; the adapted mask of
+            ``dark_adapt_*`` finds enough holes there itself). Costs more readings on such images
+            only. Such a reading counts only when at least ``poor_reading_min_linked`` of its tiles
+            have a neighbour on a 4-adjacent cell (tiles are laid touching in lines): six dotted
+            discs 90 px apart read as circles on every third cell of a 33 px lattice without it.
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
             so neighbours' edges and the table do not enter.
         smooth_per_noise_level, max_patch_smooth: in a noisy image the smoothing is at least
