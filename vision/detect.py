@@ -279,6 +279,12 @@ class DetectorSettings:
             paints lie 25-100 degrees apart in hue). Held-out seed 17 scene 7 (a printed-grid
             table under glare, 32 tiles, 2 of them dark) went from 2 to 32 tiles read; the
             nine cached sets of seeds 2026, 99, 7, 11 and 13 read the same (no false tile).
+        glare_board_one_shape_colours: ... but a board of lines of one shape passes with
+            fewer shapes when its paints fall into at least this many hue groups (Qwirkle
+            lines share a colour or a shape: a line of circles shows up to six paints; a
+            cloth's motif one or two). Seed 2026 legal scene 48 (gamma render: a glared board
+            on a floral cloth, 16 of 18 glared tiles read as circles) went from 0 to 25 of
+            26 tiles; nothing else moved on 17 cached sets.
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
@@ -577,6 +583,7 @@ class DetectorSettings:
     min_dark_tiles_for_glare: int = 3
     glare_board_min_tiles: int = 8
     glare_board_min_shapes: int = 3
+    glare_board_one_shape_colours: int = 3
     glare_board_min_colours: int = 2
     glare_board_hue_gap_deg: float = 30.0
     glare_min_symbol_saturation: float = 0.25
@@ -2050,10 +2057,14 @@ def _tile_like(
         # several shapes (a cloth repeats one motif, and its look-alikes read as one shape)
         seen = neutral & reads.ok & square
         kinds = np.bincount(shape_idx[seen], minlength=len(SHAPE_ORDER))
+        hues = _hue_groups(paint[seen], s.glare_board_hue_gap_deg)
         if (
             int(seen.sum()) < s.glare_board_min_tiles
-            or int((kinds >= 2).sum()) < s.glare_board_min_shapes
-            or _hue_groups(paint[seen], s.glare_board_hue_gap_deg) < s.glare_board_min_colours
+            or (
+                int((kinds >= 2).sum()) < s.glare_board_min_shapes
+                and hues < s.glare_board_one_shape_colours
+            )
+            or hues < s.glare_board_min_colours
         ):
             neutral = np.zeros_like(neutral)
     dark &= lift >= s.black_min_symbol_lift

@@ -138,3 +138,22 @@ def test_a_board_glared_all_over_is_read() -> None:
     strict = replace(DetectorSettings(), glare_board_min_tiles=10**6)
     before = score_detection(detect(scene.image_bgr, settings=strict), scene.truth, scene.pitch_px)
     assert before.recall < 0.5
+
+
+def test_a_glared_board_of_one_shape_in_many_paints_is_read() -> None:
+    """Legal scene 48 of ``--seed 2026`` (gamma render): a lamp greys a whole board on a red
+    floral cloth; 16 of its 18 glared tiles read as circles (lines of circles in several
+    paints). Three or more paints make it a board though it shows fewer than three shapes
+    (``glare_board_one_shape_colours``); the cloth's flowers still make no tile."""
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings
+    from vision.evaluate import legal_board
+
+    scene = hard_scene(2026, 48, legal_board).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.9 and score.precision >= 0.97, score.summary()
+    shapes_only = replace(DetectorSettings(), glare_board_one_shape_colours=10**6)
+    before = score_detection(
+        detect(scene.image_bgr, settings=shapes_only), scene.truth, scene.pitch_px
+    )
+    assert before.recall < 0.5
