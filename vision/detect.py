@@ -2992,8 +2992,7 @@ def detect(
         ways.append({"diagonal_pitch": True})
     if quality.get("first_fit_ambiguous"):
         ways.append({"trust_strong": True})
-    poor = len(tiles) < s.poor_reading_share * len(cands)
-    ways += [{"pitch_override": p} for p in quality.get("other_pitches", ()) if poor]
+    ways += [{"pitch_override": p} for p in quality.get("other_pitches", ())]
     for way in ways:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         other = _assemble(
@@ -3215,19 +3214,9 @@ def _assemble(
         or (diagonal and diagonal_pitch)
     ):
         pitch_mode = plain
-    # the pitches a poor reading is tried again with (:func:`detect`): the plain mode, and
-    # half the chosen one (a few dark-mask holes on every other tile of a line)
-    # ... and the plain mode of every hole, weak ones too (glare may leave a few dark-mask
-    # holes, none of them neighbours)
-    every = None
-    if pitch_override is None and not strong_c.all():
-        every = _pitch_mode(centres, extents, s, span_test=False)
-    other_pitches: list[float] = []
-    for p in (plain, None if pitch_mode is None else pitch_mode / 2.0, every):
-        if p is not None and pitch_mode is not None:
-            tried = [pitch_mode, *other_pitches]
-            if all(abs(p / q - 1.0) > 2.0 * s.pitch_agreement for q in tried):
-                other_pitches.append(p)
+    # what a poor first reading is tried again with (``poor_reading_share``), at the end
+    chosen, cand_centres = pitch_mode, centres
+    first_reading = pitch_override is None and not diagonal_pitch and not trust_strong
     if pitch_override is not None:
         pitch_mode = pitch_override
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
@@ -3550,6 +3539,20 @@ def _assemble(
         else None
     )
     blur = float(np.median(reads.sharpness[ix])) if idx else 0.0
+    other_pitches: list[float] = []
+    if first_reading and chosen is not None and len(tiles) < s.poor_reading_share * len(strong_c):
+        # the pitches a poor reading is tried again with (:func:`detect`): the plain mode,
+        # half the chosen one (a few dark-mask holes on every other tile of a line), and the
+        # plain mode of every hole, weak ones too (glare may leave a few dark-mask holes,
+        # none of them neighbours); each unlike the chosen one and those before it
+        every_pitch = (
+            None if strong_c.all() else _pitch_mode(cand_centres, extents, s, span_test=False)
+        )
+        for p in (plain, chosen / 2.0, every_pitch):
+            if p is not None and all(
+                abs(p / q - 1.0) > 2.0 * s.pitch_agreement for q in (chosen, *other_pitches)
+            ):
+                other_pitches.append(p)
     quality: dict[str, Any] = {
         "unseen": (),
         "occluded_fraction": 0.0,
