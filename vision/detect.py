@@ -2993,28 +2993,25 @@ def detect(
     if quality.get("first_fit_ambiguous"):
         ways.append({"trust_strong": True})
     ways += [{"pitch_override": p} for p in quality.get("other_pitches", ())]
-    for way in ways:
+    readings: list[tuple[_CandidateSearch | None, dict[str, Any]]] = [(None, w) for w in ways]
+    if alt is not None:  # a few bodies raised the dark mask: its candidates read too
+        readings.append((alt, {}))
+    for search, way in readings:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
+        r_cands, r_outers = (cands, outers) if search is None else (search.cands, search.outers)
         other = _assemble(
-            source, small, v, env, cands, outers, scale, prof, palette, s_read, other_dbg, **way
-        )
+            source, small, v, env, r_cands, r_outers, scale, prof, palette, s_read, other_dbg,
+            **way,
+        )  # fmt: skip
         if "pitch_override" in way and _linked_share(other[0]) < s.poor_reading_min_linked:
             continue  # tiles are laid touching in lines: look-alikes on every third cell
         if len(other[0]) > len(tiles):
             tiles, lattice, quality = other
             if dbg is not None and other_dbg is not None:
                 dbg.update(other_dbg)  # the debug data of the reading returned
-    if alt is not None:  # a few bodies raised the dark mask: keep the reading with more tiles
-        alt_dbg: dict[str, Any] | None = {} if dbg is not None else None
-        other = _assemble(
-            source, small, v, env, alt.cands, alt.outers, scale, prof, palette, s_read, alt_dbg
-        )
-        if len(other[0]) > len(tiles):
-            tiles, lattice, quality = other
-            if dbg is not None and alt_dbg is not None:
-                dbg.update(alt_dbg)
-                dbg["dark_mask"] = alt.dark
-                dbg["candidates"] = [tuple(c.centre_xy / scale) for c in alt.cands]
+                if search is not None:
+                    dbg["dark_mask"] = search.dark
+                    dbg["candidates"] = [tuple(c.centre_xy / scale) for c in search.cands]
     rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
     if s.rule_check is not None and len(tiles) > 1:
         checked = rule_check(tiles, s.rule_check)
