@@ -703,10 +703,16 @@ def _linear_to_srgb_lut() -> U8:
 _TO_SRGB = _linear_to_srgb_lut()
 
 
-def _linear_isp(img: F32, saturation: float, sharpen: float) -> F32:
-    """Saturation (about Rec. 709 luminance) and unsharp masking of linear-light BGR ``img``."""
+#: BGR luma weights: Rec. 709 luminance of linear light; Rec. 601 luma of encoded RGB (YCbCr).
+_LUMA_709 = np.array([0.0722, 0.7152, 0.2126], np.float32)
+_LUMA_601 = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def _isp(img: F32, saturation: float, sharpen: float, luma_bgr: F32) -> F32:
+    """Saturation (chroma scaled about ``img @ luma_bgr``) and unsharp masking of BGR ``img``
+    ``(H, W, 3)`` float32, in whatever space ``img`` is (linear or gamma-encoded)."""
     if abs(saturation - 1.0) > 0.01:
-        luma = img @ np.array([0.0722, 0.7152, 0.2126], np.float32)  # BGR, Rec. 709
+        luma = img @ luma_bgr
         img = luma[..., None] + (img - luma[..., None]) * np.float32(saturation)
     if sharpen > 0.01:
         soft = cv2.GaussianBlur(img, (0, 0), 1.2)
@@ -2035,16 +2041,9 @@ class Scene:
         if cond.denoise > 0.01:
             img = _denoise(img, cond.denoise)
         if cond.isp_space == "linear":
-            img = _linear_isp(img, cond.saturation, cond.sharpen)
-            out = _to_srgb_u8(img)
+            out = _to_srgb_u8(_isp(img, cond.saturation, cond.sharpen, _LUMA_709))
         elif abs(cond.saturation - 1.0) > 0.01 or cond.sharpen > 0.01:
-            enc = _to_srgb_f32(img)
-            if abs(cond.saturation - 1.0) > 0.01:
-                luma = enc @ np.array([0.114, 0.587, 0.299], np.float32)  # BGR, Rec. 601
-                enc = luma[..., None] + (enc - luma[..., None]) * np.float32(cond.saturation)
-            if cond.sharpen > 0.01:
-                soft = cv2.GaussianBlur(enc, (0, 0), 1.2)
-                enc = cv2.addWeighted(enc, 1 + cond.sharpen, soft, -cond.sharpen, 0)
+            enc = _isp(_to_srgb_f32(img), cond.saturation, cond.sharpen, _LUMA_601)
             out = np.clip(enc * 255.0 + 0.5, 0, 255).astype(np.uint8)
         else:
             out = _to_srgb_u8(img)
