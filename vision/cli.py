@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -69,7 +69,7 @@ def read_image(path: str | Path) -> NDArray[np.uint8]:
     img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     if img is None or img.size == 0:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")
-    return img
+    return cast(NDArray[np.uint8], img)
 
 
 def _tile_json(obs: Observation) -> list[dict[str, Any]]:

@@ -390,7 +390,7 @@ def ensure_demo_video(
     Raises:
         OSError: the folder cannot be written, or OpenCV cannot write the video.
     """
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     from scorer.record import dump_record
 

@@ -21,12 +21,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scorer.model import COPIES_PER_KIND, Board, Pos, Shape, Tile
 from scorer.rules import is_valid_line
 from vision.observation import Observation
+
+if TYPE_CHECKING:
+    from vision.render import TruthTile
 
 __all__ = ["DetectionScore", "legal_board", "random_board", "score_detection"]
 
@@ -101,7 +105,7 @@ def _rot(p: tuple[int, int], k: int) -> tuple[int, int]:
 
 
 def score_detection(
-    obs: Observation, truth: list, pitch_px: float, match_radius: float = 0.4
+    obs: Observation, truth: list[TruthTile], pitch_px: float, match_radius: float = 0.4
 ) -> DetectionScore:
     """Compare a reading with the renderer's truth (``Rendered.truth``, ``Rendered.pitch_px``)."""
     det = list(obs.tiles)

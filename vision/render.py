@@ -52,7 +52,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 import cv2
 import numpy as np
@@ -507,10 +507,15 @@ class Hand:
         target = (float(rng.uniform(r0 - 1, r1 + 1)), float(rng.uniform(c0 - 1, c1 + 1)))
         skin = SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
         jitter = rng.integers(-10, 11, size=3)
-        skin = tuple(int(np.clip(s + j, 0, 255)) for s, j in zip(skin, jitter, strict=True))
+        skin = cast(
+            "tuple[int, int, int]",
+            tuple(int(np.clip(s + j, 0, 255)) for s, j in zip(skin, jitter, strict=True)),
+        )
         sleeve: tuple[int, int, int] | None = None
         if rng.random() < 0.7:
-            sleeve = tuple(int(v) for v in rng.integers(15, 240, size=3))  # type: ignore[assignment]
+            sleeve = cast(
+                "tuple[int, int, int]", tuple(int(v) for v in rng.integers(15, 240, size=3))
+            )
         holding: Tile | None = None
         if board and rng.random() < 0.35:
             kinds = sorted(set(board.values()), key=str)
@@ -519,7 +524,7 @@ class Hand:
             target=target,
             from_deg=float(rng.uniform(0, 360)),
             height_mm=float(rng.uniform(25, 90)),
-            skin_rgb=skin,  # type: ignore[arg-type]
+            skin_rgb=skin,
             sleeve_rgb=sleeve,
             spread_deg=float(rng.uniform(2, 16)),
             curl=float(rng.uniform(0, 1)),
@@ -713,10 +718,10 @@ def _isp(img: F32, saturation: float, sharpen: float, luma_bgr: F32) -> F32:
     ``(H, W, 3)`` float32, in whatever space ``img`` is (linear or gamma-encoded)."""
     if abs(saturation - 1.0) > 0.01:
         luma = img @ luma_bgr
-        img = luma[..., None] + (img - luma[..., None]) * np.float32(saturation)
+        img = cast(F32, luma[..., None] + (img - luma[..., None]) * np.float32(saturation))
     if sharpen > 0.01:
         soft = cv2.GaussianBlur(img, (0, 0), 1.2)
-        img = cv2.addWeighted(img, 1 + sharpen, soft, -sharpen, 0)
+        img = cast(F32, cv2.addWeighted(img, 1 + sharpen, soft, -sharpen, 0))
     return img
 
 
@@ -744,7 +749,7 @@ def _lin(rgb: Sequence[float]) -> NDArray[np.float32]:
 
 def _to_srgb_u8(lin: F32) -> U8:
     idx = np.clip(lin * (_LUT_N - 1) + 0.5, 0, _LUT_N - 1).astype(np.uint16)
-    return _TO_SRGB[idx]
+    return cast(U8, _TO_SRGB[idx])
 
 
 def _kelvin_rgb(kelvin: float) -> NDArray[np.float32]:
@@ -763,7 +768,7 @@ def _kelvin_rgb(kelvin: float) -> NDArray[np.float32]:
         g = 288.1221695283 * (t - 60) ** -0.0755148492
         b = 255.0
     lin = _lin((min(max(r, 1.0), 255.0), min(max(g, 1.0), 255.0), min(max(b, 1.0), 255.0)))
-    return (lin / lin[1]).astype(np.float32)
+    return cast(NDArray[np.float32], (lin / lin[1]).astype(np.float32))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -913,13 +918,13 @@ def _surface_texture(
             fc = flower_cols[int(rng.integers(len(flower_cols)))]
             ang0 = rng.uniform(0, 2 * np.pi)
             for k in range(2):  # leaves
-                a = ang0 + np.pi * k + 0.6
-                center = (int(cx + 1.6 * size * np.cos(a)), int(cy + 1.6 * size * np.sin(a)))
+                ang = ang0 + np.pi * k + 0.6
+                center = (int(cx + 1.6 * size * np.cos(ang)), int(cy + 1.6 * size * np.sin(ang)))
                 cv2.ellipse(
                     canvas,
                     center,
                     (int(size), int(size * 0.45)),
-                    float(np.degrees(a)),
+                    float(np.degrees(ang)),
                     0,
                     360,
                     col(leaf).tolist(),
@@ -928,13 +933,13 @@ def _surface_texture(
                 )
             petals = int(rng.integers(5, 8))
             for k in range(petals):
-                a = ang0 + 2 * np.pi * k / petals
-                center = (int(cx + 0.8 * size * np.cos(a)), int(cy + 0.8 * size * np.sin(a)))
+                ang = ang0 + 2 * np.pi * k / petals
+                center = (int(cx + 0.8 * size * np.cos(ang)), int(cy + 0.8 * size * np.sin(ang)))
                 cv2.ellipse(
                     canvas,
                     center,
                     (int(size * 0.75), int(size * 0.45)),
-                    float(np.degrees(a)),
+                    float(np.degrees(ang)),
                     0,
                     360,
                     col(fc).tolist(),
@@ -991,7 +996,7 @@ def _surface_texture(
         img = img * (1 + _fbm(rng, shape, 100 * px, 2)[..., None] * 0.04)
     else:  # pragma: no cover - guarded by Conditions.__post_init__
         raise ValueError(f"unknown surface {kind!r}")
-    return np.clip(img, 0, 255).astype(np.uint8)
+    return cast(U8, np.clip(img, 0, 255).astype(np.uint8))
 
 
 def _surface_gloss(kind: str) -> float:
@@ -1319,7 +1324,7 @@ def _noise_sigma(img: F32, shot: float, read: float) -> F32:
     h, w = img.shape[:2]
     small = cv2.resize(img, (max(w // 4, 1), max(h // 4, 1)), interpolation=cv2.INTER_AREA)
     sig = np.sqrt(np.maximum(small, 0) * np.float32(shot) + np.float32(read * read * 0.25))
-    return cv2.resize(sig, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cast(F32, cv2.resize(sig, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def _denoise(img: F32, strength: float) -> F32:
@@ -1330,7 +1335,7 @@ def _denoise(img: F32, strength: float) -> F32:
     chroma = cv2.GaussianBlur(chroma, (0, 0), 0.5 + 2.0 * strength)
     smooth = cv2.GaussianBlur(luma, (0, 0), 0.8)
     luma = luma + (smooth - luma) * np.float32(0.6 * strength)
-    return luma[..., None] + chroma
+    return cast(F32, luma[..., None] + chroma)
 
 
 def _chromatic_aberration(img: F32, px: float) -> F32:
@@ -1457,7 +1462,7 @@ def _with_floor(
     shade = 0.55 + 0.45 * np.clip(inside / edge_mm, 0, 1)
     alpha = np.clip(0.5 + inside / (2 * max(1.5, 1.5 * mm_per_px)), 0, 1)  # anti-aliased edge
     out = texture.astype(np.float32) * (shade * alpha)[..., None] + floor * (1 - alpha)[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return cast(U8, np.clip(out, 0, 255).astype(np.uint8))
 
 
 def _rect(wd: float, ht: float) -> NDArray[np.float64]:
@@ -1512,7 +1517,9 @@ def _draw_clutter(
                 np.maximum(sub, m, out=sub)
             return x0, y0, m
 
-        def cast(local: NDArray[np.float64], height: float, rot: NDArray[np.float64] = rot) -> None:
+        def cast_shadow(
+            local: NDArray[np.float64], height: float, rot: NDArray[np.float64] = rot
+        ) -> None:
             base = proj(local + (sh_dir @ rot) * height * 0.5, 0.0)
             if base is None:
                 return
@@ -1521,13 +1528,13 @@ def _draw_clutter(
                 return
             x0, y0, rw, rh = roi
             m = _poly_mask([base], x0, y0, rw, rh)
-            m = cv2.GaussianBlur(m, (0, 0), 2.0)
+            m = cast(F32, cv2.GaussianBlur(m, (0, 0), 2.0))
             img[y0 : y0 + rh, x0 : x0 + rw] *= (1 - shadow * 0.6 * m)[..., None]
 
         kind = it["kind"]
         if kind == "sheet":
             outline = _rect(105, 148)
-            cast(outline, 1.0)
+            cast_shadow(outline, 1.0)
             paper = (int(rng.integers(232, 250)),) * 2 + (int(rng.integers(220, 240)),)
             fill([proj(outline, 0.3)], paper)
             ink = _lin((30, 40, 110) if rng.random() < 0.5 else (50, 50, 55))
@@ -1547,7 +1554,7 @@ def _draw_clutter(
                         _line(img, scrib, ink, 0.5, cam, size)
         elif kind == "pencil":
             body = _rect(170, 7.5)
-            cast(body, 7.5)
+            cast_shadow(body, 7.5)
             colour = [(232, 186, 40), (40, 90, 170), (200, 40, 40), (40, 140, 70)][
                 int(rng.integers(4))
             ]
@@ -1558,11 +1565,11 @@ def _draw_clutter(
             fill([proj(tip, 5.0)], (222, 184, 135))
             fill([proj(np.array([[99, -1], [99, 1], [103, 0]]), 4.0)], (45, 45, 48))
         elif kind == "cup":
-            cast(_circle(0, 0, 40, 32), 95.0)
-            body = [proj(_circle(0, 0, 38, 40), 0.0), proj(_circle(0, 0, 42, 40), 95.0)]
-            pts = [p for p in body if p is not None]
-            if len(pts) == 2:
-                hull = cv2.convexHull(np.vstack(pts).astype(np.float32)).reshape(-1, 2)
+            cast_shadow(_circle(0, 0, 40, 32), 95.0)
+            rims = [proj(_circle(0, 0, 38, 40), 0.0), proj(_circle(0, 0, 42, 40), 95.0)]
+            rim_pts = [p for p in rims if p is not None]
+            if len(rim_pts) == 2:
+                hull = cv2.convexHull(np.vstack(rim_pts).astype(np.float32)).reshape(-1, 2)
                 colour = [(240, 240, 235), (30, 60, 120), (190, 60, 50), (60, 60, 60)][
                     int(rng.integers(4))
                 ]
@@ -1574,7 +1581,7 @@ def _draw_clutter(
             ph = rng.uniform(0, 2 * np.pi, size=2)
             r = 60 * (1 + 0.12 * np.sin(2 * ang + ph[0]) + 0.07 * np.sin(3 * ang + ph[1]))
             outline = np.column_stack([r * 1.4 * np.cos(ang), r * np.sin(ang)])
-            cast(outline, 40.0)
+            cast_shadow(outline, 40.0)
             colour = [(48, 36, 80), (25, 25, 30), (90, 30, 40)][int(rng.integers(3))]
             res = fill([proj(outline, 30.0)], colour)
             if res is not None:
@@ -1583,7 +1590,7 @@ def _draw_clutter(
                 roi = img[y0 : y0 + m.shape[0], x0 : x0 + m.shape[1]]
                 roi *= (1 + n * m)[..., None]
         elif kind == "die":
-            cast(_rect(16, 16), 16.0)
+            cast_shadow(_rect(16, 16), 16.0)
             foot, top = proj(_rect(16, 16), 0.0), proj(_rect(15, 15), 16.0)
             if foot is not None and top is not None:
                 hull = cv2.convexHull(np.vstack([foot, top]).astype(np.float32)).reshape(-1, 2)
@@ -1600,14 +1607,14 @@ def _draw_clutter(
                 fill([proj(_circle(px_, py_, 1.6, 12), 16.0) for px_, py_ in pips], (25, 25, 25))
             gl = proj(_rect(15, 15), 16.0)
             if gl is not None:
-                roi = _roi(gl, size)
-                if roi is not None:
-                    x0, y0, rw, rh = roi
+                gl_roi = _roi(gl, size)
+                if gl_roi is not None:
+                    x0, y0, rw, rh = gl_roi
                     gloss[y0 : y0 + rh, x0 : x0 + rw] = np.maximum(
                         gloss[y0 : y0 + rh, x0 : x0 + rw], _poly_mask([gl], x0, y0, rw, rh) * 0.4
                     )
         elif kind == "coin":
-            cast(_circle(0, 0, 12, 24), 2.0)
+            cast_shadow(_circle(0, 0, 12, 24), 2.0)
             colour = [(196, 160, 80), (190, 190, 195), (170, 110, 70)][int(rng.integers(3))]
             fill([proj(_circle(0, 0, 12, 32), 2.0)], colour)
             fill([proj(_circle(0, 0, 10.5, 32), 2.0)], np.clip(_lin(colour) * 1.2, 0, 1))
@@ -1878,7 +1885,7 @@ class Scene:
             np.float64,
         )
         hmat = cam.plane_h(-self.thick_mm) @ g
-        return hmat / hmat[2, 2]
+        return cast(NDArray[np.float64], hmat / hmat[2, 2])
 
     def random_bump(self, key: int) -> Bump:
         """A random :class:`Bump` of the conditions' size (``bump_mm``, ``bump_deg``), the same
@@ -1968,7 +1975,7 @@ class Scene:
         tile_px_now = self._pitch_px(cam)
         sig = max(0.5, 0.06 * tile_px_now)
         sm = cv2.GaussianBlur(smask, (0, 0), sig).astype(np.float32) * np.float32(1 / 255)
-        sm = cv2.resize(sm, (w, h), interpolation=cv2.INTER_LINEAR)
+        sm = cast(F32, cv2.resize(sm, (w, h), interpolation=cv2.INTER_LINEAR))
         img *= (1 - cond.shadow * 0.85 * sm)[..., None]
 
         # clutter lies on the table around the board
@@ -2050,7 +2057,7 @@ class Scene:
         if cond.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, cond.jpeg_quality])
             if ok:
-                out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+                out = cast(U8, cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
         # 9. truth
         truth = []
@@ -2212,7 +2219,7 @@ class Scene:
             np.sin(sheen_dir) / max(rw, rh)
         )
         ramp = ys[:, None] + xs[None, :]
-        top_col = base[None, None, :] * (1 + 0.35 * ramp)[..., None]
+        top_col = cast(F32, base[None, None, :] * (1 + 0.35 * ramp)[..., None])
         _blend(img, top_mask, top_col, x0, y0)
         # bevel highlight along the top edge (rounded edges catch the light)
         edge = np.zeros((rh, rw), np.uint8)
@@ -2338,7 +2345,7 @@ class Scene:
             shade = 0.5 + 0.5 * np.sqrt(roundness)
             cr = crease[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
             cr *= palm_m[y0:y1, x0:x1] == 0  # creases between fingers, not across the palm
-            cr = cv2.GaussianBlur(cr, (0, 0), max(0.6, pitch * 0.015))
+            cr = cast(F32, cv2.GaussianBlur(cr, (0, 0), max(0.6, pitch * 0.015)))
             shade *= 1 - 0.3 * cr * (dist > 1.5)
             sl = sleeve_m[y0:y1, x0:x1].astype(np.float32)[..., None] * np.float32(1 / 255)
             col = np.empty((y1 - y0, x1 - x0, 3), np.float32)
@@ -2380,9 +2387,9 @@ class Scene:
                 self._wear,
             )
             hull = cv2.convexHull(g["hull_xy"].astype(np.float32)).reshape(-1, 2)
-            roi = _roi(hull.astype(np.float64), self.size)
-            if roi is not None:
-                x0, y0, rw, rh = roi
+            hull_roi = _roi(hull.astype(np.float64), self.size)
+            if hull_roi is not None:
+                x0, y0, rw, rh = hull_roi
                 m = _poly_mask([hull.astype(np.float64)], x0, y0, rw, rh)
                 sub = alpha_all[y0 : y0 + rh, x0 : x0 + rw]
                 np.maximum(sub, m, out=sub)
@@ -2435,7 +2442,7 @@ class Scene:
         small = (field_ * exposure).astype(np.float32)[..., None] * self._light_color(t)[
             None, None, :
         ]
-        return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+        return cast(F32, cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
 
     def _glare(self, t: float) -> F32 | None:
         cond = self.conditions
@@ -2466,7 +2473,7 @@ class Scene:
             halo = np.exp(-d2 * 0.4)
             g += cond.glare * (core * 0.8 + halo * 0.2) / (1 + i * 0.4)
         g = cv2.resize(g, (w, h), interpolation=cv2.INTER_LINEAR)
-        return g.astype(np.float32) * np.float32(cond.exposure)
+        return cast(F32, g.astype(np.float32) * np.float32(cond.exposure))
 
     def _auto_camera(self, img: F32) -> F32:
         """The camera's automatic exposure and grey-world white balance (partial strengths).
@@ -2508,7 +2515,7 @@ class Scene:
             return img
         alpha = cv2.resize((coc / peak).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
         blurred = cv2.GaussianBlur(img, (0, 0), self.conditions.dof_px)
-        return img + (blurred - img) * alpha[..., None]
+        return cast(F32, img + (blurred - img) * alpha[..., None])
 
     def _motion_blur(self, img: F32, length: float, rng: np.random.Generator) -> F32:
         n = max(3, round(length) | 1)
@@ -2525,7 +2532,7 @@ class Scene:
             cv2.LINE_AA,
         )
         k /= k.sum()
-        return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REFLECT)
+        return cast(F32, cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REFLECT))
 
     def _coverage(
         self, top: NDArray[np.float64], cover: NDArray[np.bool_], ok: bool = True
@@ -2654,7 +2661,7 @@ def load_golden(directory: str | Path = GOLDEN_DIR) -> list[GoldenScene]:
             GoldenScene(
                 name=s["name"],
                 path=path,
-                image_bgr=image,
+                image_bgr=cast(U8, image),
                 truth=truth,
                 image_from_grid=np.array(s["image_from_grid"], np.float64),
                 pitch_px=float(s["pitch_px"]),

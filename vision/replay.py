@@ -108,7 +108,7 @@ def turns_json(game: Any, frames: list[int | None]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tabletally replay`` (see the module docstring)."""
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     from scorer.game import Game, replay
     from scorer.record import dump_record
