@@ -3,10 +3,12 @@
 The renderer models part of a camera's processing (saturation and a mild unsharp mask on the
 gamma-encoded image, noise reduction, chromatic aberration, auto exposure and white balance;
 :class:`vision.render.Conditions`). Real cameras do more: HSV saturation boosts, tone curves,
-stronger sharpening, lifted shadows, uncorrected white balance, a second JPEG. This
-benchmark takes the hard benchmark's in-spec scenes (:func:`benchmarks.bench_vision.hard_scene`)
-and applies one more processing step at a time (:data:`PROCESSING`), each at a strength
-cameras commonly use, then scores detection as the vision benchmark does. A step that costs
+stronger sharpening, lifted shadows, uncorrected white balance, a second JPEG; and their
+lenses bend straight lines (an uncorrected webcam's barrel distortion). This benchmark takes
+the hard benchmark's in-spec scenes (:func:`benchmarks.bench_vision.hard_scene`) and applies
+one more processing step at a time (:data:`PROCESSING`), or draws the scene again through a
+distorting lens (:data:`LENSES`; the truth moves with the image), each at a strength cameras
+commonly have, then scores detection as the vision benchmark does. A step that costs
 much against ``none`` is a weakness the renderer's own numbers hide: the detector was never
 tuned on these images.
 
@@ -126,15 +128,35 @@ PROCESSING: dict[str, tuple[Callable[[Image], Image], str]] = {
 }
 
 
+#: name -> (``Conditions.lens_k1``, why): the scene drawn again through a lens with radial
+#: distortion. Webcam calibrations (OpenCV's model) give k1 about -0.1 to -0.35 for wide
+#: lenses; phones correct theirs in the processor.
+LENSES: dict[str, tuple[float, str]] = {
+    "lens_barrel_0.12": (-0.12, "barrel distortion k1 = -0.12 (a webcam's lens, uncorrected)"),
+    "lens_barrel_0.3": (-0.3, "barrel distortion k1 = -0.3 (a wide-angle webcam, uncorrected)"),
+}
+
+
 def _score_scene(job: tuple[int, int, bool, list[str]]) -> list[tuple[str, Any]]:
+    from dataclasses import replace
+
     from benchmarks.bench_vision import hard_scene
+    from scorer.model import Board
     from vision.detect import detect
     from vision.evaluate import legal_board, random_board, score_detection
+    from vision.render import render
 
     seed, k, legal, steps = job
-    scene = hard_scene(seed, k, legal_board if legal else random_board).final
+    hard = hard_scene(seed, k, legal_board if legal else random_board)
+    scene = hard.final
     out = []
     for name in steps:
+        if name in LENSES:  # drawn again (the same seed: the same scene) through the lens
+            board = Board({t.pos: t.tile for t in scene.truth})
+            cond = replace(hard.cond, lens_k1=LENSES[name][0])
+            bent = render(board, cond, seed=seed * 1000 + k, size=hard.size)
+            out.append((name, score_detection(detect(bent.image_bgr), bent.truth, bent.pitch_px)))
+            continue
         img = PROCESSING[name][0](scene.image_bgr)
         out.append((name, score_detection(detect(img), scene.truth, scene.pitch_px)))
     return out
@@ -145,11 +167,13 @@ def main(argv: list[str]) -> dict[str, Any]:
     ap.add_argument("--seed", type=int, default=13, help="hard benchmark seed (default 13)")
     ap.add_argument("--scenes", type=int, default=60, help="scenes (default 60)")
     ap.add_argument("--legal", action="store_true", help="legal boards instead of random ones")
-    ap.add_argument("--steps", default=",".join(PROCESSING), help="comma-separated steps")
+    ap.add_argument(
+        "--steps", default=",".join([*PROCESSING, *LENSES]), help="comma-separated steps"
+    )
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     args = ap.parse_args(argv)
     steps = [s for s in args.steps.split(",") if s]
-    unknown = [s for s in steps if s not in PROCESSING]
+    unknown = [s for s in steps if s not in PROCESSING and s not in LENSES]
     if unknown:
         raise SystemExit(f"bench_camera: unknown step(s) {', '.join(unknown)}")
     t0 = time.perf_counter()
@@ -167,7 +191,7 @@ def main(argv: list[str]) -> dict[str, Any]:
     for name in steps:
         sc = totals[name]
         results[name] = {
-            "what": PROCESSING[name][1],
+            "what": (PROCESSING[name] if name in PROCESSING else LENSES[name])[1],
             "recall_pct": round(100 * sc.recall, 2),
             "precision_pct": round(100 * sc.precision, 2),
             "identity_pct": round(100 * sc.identity, 2),

@@ -19,7 +19,8 @@ The renderer is a small physical model, not a drawing of a diagram:
   with a partial camera white balance, an uneven gradient, vignetting, a large soft shadow,
   soft cast shadows of tiles, objects and hands) + specular glare (lamp or window shaped) on
   glossy surfaces (tile tops most, printed symbols less); then the camera: auto exposure and
-  grey-world white balance, depth of field, optical/motion blur, lateral chromatic aberration,
+  grey-world white balance, radial (barrel) lens distortion (``lens_k1``; off unless asked
+  for), depth of field, optical/motion blur, lateral chromatic aberration,
   Poisson-Gaussian sensor noise, noise reduction, the sRGB curve, then saturation and
   sharpening on the gamma-encoded image (as a camera's processor does) and JPEG.
 - **Occluders.** Hands and forearms (skin tones, sleeves, finger creases), possibly holding a
@@ -213,6 +214,15 @@ class Conditions:
             dark table brightens (and may clip) them.
         awb: strength 0..1 of a grey-world automatic white balance on the whole frame: a
             coloured cloth tints everything toward its complement (green felt -> magenta).
+        lens_k1: radial (barrel) lens distortion, the first coefficient of the Brown-Conrady
+            model as OpenCV's camera calibration reports it (``x_d = x (1 + k1 r^2)`` in
+            coordinates normalised by the focal length), -0.4..0. 0 = an ideal lens (phones
+            correct theirs in the processor: residual |k1| < ~0.02); wide-angle webcams
+            calibrate at about -0.1 to -0.35. The image is zoomed so the distorted frame is
+            filled (as an undistorted render cannot show what lies beyond its corners), so
+            lines bow outward toward the edges and tiles there are drawn smaller. Truth
+            positions are distorted the same way; ``Rendered.image_from_grid`` stays the
+            ideal lens's homography.
     """
 
     tilt_deg: float = 8.0
@@ -260,8 +270,14 @@ class Conditions:
     shade: float = 0.0
     denoise: float = 0.0
     isp_space: Literal["gamma", "linear"] = "gamma"
+    lens_k1: float = 0.0
 
     def __post_init__(self) -> None:
+        if not -0.4 <= self.lens_k1 <= 0.0:
+            raise ValueError(
+                f"lens_k1 must be in [-0.4, 0] (barrel distortion; 0 = ideal lens), "
+                f"got {self.lens_k1}"
+            )
         if self.isp_space not in ("gamma", "linear"):
             raise ValueError(f"isp_space must be 'gamma' or 'linear', got {self.isp_space!r}")
         if self.surface not in SURFACES:
@@ -1065,6 +1081,56 @@ def _make_camera(
     forward = r.T @ np.array([0.0, 0.0, 1.0])
     c = tgt - dist * forward
     return _Camera(k=k, r=r, c=c)
+
+
+@dataclass(frozen=True)
+class _Lens:
+    """Radial (barrel) distortion ``d = u (1 + k1 |u|^2)`` of ideal normalised coordinates
+    ``u = (p - c) / f`` (pixels ``p``, principal point ``c``, focal length ``f``), drawn at
+    focal length ``f * zoom`` so the distorted frame's corners show the ideal frame's
+    corners (the frame stays filled). Source of the model: Brown (1966), as in OpenCV's
+    ``calib3d`` camera model with only ``k1``."""
+
+    k1: float
+    f: float
+    c: tuple[float, float]
+    zoom: float
+
+    @classmethod
+    def for_frame(cls, k1: float, f: float, size: tuple[int, int]) -> _Lens:
+        """The lens for a ``size`` (W, H) frame at focal length ``f`` px.
+
+        Raises:
+            ValueError: ``k1`` folds the frame (the radial map is not monotonic out to the
+                corners: ``1 + 3 k1 r^2 <= 0``).
+        """
+        w, h = size
+        r2 = ((w / 2) ** 2 + (h / 2) ** 2) / (f * f)
+        if 1 + 3 * k1 * r2 <= 0.05:
+            raise ValueError(f"lens_k1 {k1} folds a frame this wide (corner radius^2 {r2:.2f})")
+        return cls(k1=k1, f=f, c=(w / 2, h / 2), zoom=1.0 / (1.0 + k1 * r2))
+
+    def distort(self, pts: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Ideal image points (N, 2) px -> where the lens draws them (N, 2) px."""
+        c = np.array(self.c)
+        u = (np.asarray(pts, np.float64) - c) / self.f
+        g = 1.0 + self.k1 * np.sum(u * u, axis=-1, keepdims=True)
+        return np.asarray(c + self.f * self.zoom * u * g, np.float64)
+
+    def maps(self, size: tuple[int, int]) -> tuple[F32, F32]:
+        """``cv2.remap`` maps (H, W) float32: for each output pixel, the ideal pixel it shows
+        (the radial map inverted by Newton's method, 6 steps: error < 1e-6 px)."""
+        w, h = size
+        xs = (np.arange(w, dtype=np.float64) - self.c[0]) / (self.f * self.zoom)
+        ys = (np.arange(h, dtype=np.float64) - self.c[1]) / (self.f * self.zoom)
+        rd = np.hypot(xs[None, :], ys[:, None])
+        ru = rd.copy()
+        for _ in range(6):  # solve ru (1 + k1 ru^2) = rd
+            ru -= (ru * (1 + self.k1 * ru * ru) - rd) / (1 + 3 * self.k1 * ru * ru)
+        scale = np.where(rd > 1e-12, ru / np.maximum(rd, 1e-12), 1.0)
+        mx = (self.c[0] + self.f * xs[None, :] * scale).astype(np.float32)
+        my = (self.c[1] + self.f * ys[:, None] * scale).astype(np.float32)
+        return mx, my
 
 
 def _rounded_square(half: float, radius: float, n_arc: int = 5) -> NDArray[np.float64]:
@@ -2018,7 +2084,14 @@ class Scene:
         if cond.auto_exposure > 0 or cond.awb > 0:
             img = self._auto_camera(img)
 
-        # 7. optics and sensor
+        # 7. optics and sensor: the lens's distortion first, then blur, then the sensor
+        lens = None
+        hand_out = occluder > 0.5
+        if cond.lens_k1 != 0.0:
+            lens = _Lens.for_frame(cond.lens_k1, float(cam.k[0, 0]), self.size)
+            mx, my = lens.maps(self.size)
+            img = cast(F32, cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT))
+            hand_out = cv2.remap(hand_out.astype(np.uint8), mx, my, cv2.INTER_NEAREST) > 0
         if cond.dof_px > 0.3:
             img = self._defocus(img, cam)
         motion = cond.motion_px if motion_px is None else motion_px
@@ -2059,19 +2132,22 @@ class Scene:
             if ok:
                 out = cast(U8, cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
-        # 9. truth
+        # 9. truth (where the lens drew it)
         truth = []
-        hand_cover = occluder > 0.5
         for pos, tile, g in truth_geo:
-            top = g["top_xy"]
-            covered, inside = self._coverage(top, hand_cover, g["ok"])
+            top = g["top_xy"] if lens is None else lens.distort(np.asarray(g["top_xy"], np.float64))
+            covered, inside = self._coverage(top, hand_out, g["ok"])
             visible = covered <= HIDDEN_COVER and inside >= MIN_IN_FRAME
             c = g["corners_xy"]
+            ctr = np.asarray(g["center_xy"], np.float64)
+            if lens is not None:
+                c = lens.distort(np.asarray(c, np.float64))
+                ctr = lens.distort(ctr[None, :])[0]
             truth.append(
                 TruthTile(
                     pos=pos,
                     tile=tile,
-                    center_xy=(float(g["center_xy"][0]), float(g["center_xy"][1])),
+                    center_xy=(float(ctr[0]), float(ctr[1])),
                     corners_xy=tuple((float(x), float(y)) for x, y in c),  # type: ignore[arg-type]
                     visible=bool(visible),
                     covered=float(covered),
@@ -2082,10 +2158,10 @@ class Scene:
             image_bgr=out,
             truth=truth,
             image_from_grid=self.image_from_grid(bump),
-            pitch_px=tile_px_now,
+            pitch_px=tile_px_now if lens is None else self._pitch_px(cam, lens),
             conditions=cond,
             seed=self.seed,
-            hand_mask=hand_cover,
+            hand_mask=hand_out,
             palette=tuple(self.palette.names),
         )
 
@@ -2113,11 +2189,13 @@ class Scene:
         _, z = cam.project(np.array([[x, y, 0.0]]))
         return float(z[0])
 
-    def _pitch_px(self, cam: _Camera) -> float:
+    def _pitch_px(self, cam: _Camera, lens: _Lens | None = None) -> float:
         hmat = cam.plane_h(-self.thick_mm)
         p = np.array([[0, 0, 1], [self.pitch_mm, 0, 1], [0, self.pitch_mm, 1]], np.float64)
         q = (hmat @ p.T).T
         q = q[:, :2] / q[:, 2:3]
+        if lens is not None:
+            q = lens.distort(q)
         return float((np.hypot(*(q[1] - q[0])) + np.hypot(*(q[2] - q[0]))) / 2)
 
     def _tile_geometry(
@@ -2692,6 +2770,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
     ap.add_argument("--out", default="render.jpg", help="image file (.jpg/.png)")
     ap.add_argument("--truth", default=None, help="also write the truth as JSON here")
+    ap.add_argument(
+        "--lens-k1",
+        type=float,
+        default=0.0,
+        help="radial lens distortion k1, -0.4..0 (barrel; Conditions.lens_k1; default 0)",
+    )
     args = ap.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -2704,6 +2788,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     board = replay(random_game(args.seed, 2, turns=args.turns)).board
     try:
+        if args.lens_k1:
+            cond = replace(cond, lens_k1=args.lens_k1)
         r = render(board, cond, args.seed, size=(w, h))
     except ValueError as e:
         print(f"python -m vision.render: {e}", file=sys.stderr)
