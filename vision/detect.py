@@ -1950,8 +1950,13 @@ def _pitch_mode(
     nn = d.min(axis=1)
     if not np.isfinite(nn).any():
         return None
-    nn = np.where(np.isfinite(nn), nn, -1e9)  # a hole without similar neighbours: no vote
-    agree = np.abs(nn[:, None] - nn[None, :]) <= s.pitch_agreement * np.abs(nn[:, None])
+    # a hole without similar neighbours has no vote and gets none (a sentinel distance for
+    # them all would agree with itself: when most holes stood alone, as on a board bent by a
+    # wide lens, the sentinel won the vote)
+    voter = np.isfinite(nn)
+    nn = np.where(voter, nn, 0.0)
+    agree = np.abs(nn[:, None] - nn[None, :]) <= s.pitch_agreement * nn[:, None]
+    agree &= voter[:, None] & voter[None, :]
     support = agree.sum(axis=1)
     best = int(np.argmax(support))
     if support[best] < s.min_pitch_support:
