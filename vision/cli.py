@@ -114,7 +114,14 @@ def run(
             print(f"tabletally detect: {path}: {e}", file=err)
             continue
         t0 = time.perf_counter()
-        obs = detect(img, profile=profile)
+        try:
+            obs = detect(img, profile=profile)
+        except Exception as e:  # a detector bug met by this image: say so, go on with the rest
+            failed += 1
+            msg = f"the detector failed on this image ({type(e).__name__}: {e}); please report it"
+            results.append({"image": path, "error": msg})
+            print(f"tabletally detect: {path}: {msg}", file=err)
+            continue
         elapsed = (time.perf_counter() - t0) * 1000.0
         results.append(
             {

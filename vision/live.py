@@ -88,6 +88,11 @@ class FramePipeline:
         store: with ``game_id``, where snapshots of settled turns go.
         detector: ``image_bgr -> Observation`` (default :func:`vision.detect.detect` with
             ``profile``); tests may pass the renderer's truth instead.
+
+    A frame the detector fails on (an exception: a bug met by an image it was never shown)
+    is skipped like a dropped frame, logged with its traceback and counted in
+    ``failed_frames`` (the last error in ``last_error``): one such frame must not end the
+    game's tracking.
     """
 
     def __init__(
@@ -114,11 +119,21 @@ class FramePipeline:
         self._prev_small: Image | None = None
         self.last_observation: Observation | None = None
         self.detect_ms: deque[float] = deque(maxlen=50)
+        self.failed_frames = 0
+        self.last_error: str | None = None
 
     def process(self, frame: Frame, *, use_motion: bool = True) -> list[TrackerEvent]:
-        """Detect the frame's tiles and feed the tracker; snapshot each appended turn."""
+        """Detect the frame's tiles and feed the tracker; snapshot each appended turn.
+
+        Returns the tracker's events; none for a frame the detector failed on (skipped)."""
         t0 = time.perf_counter()
-        obs = self._detect(frame.image_bgr)
+        try:
+            obs = self._detect(frame.image_bgr)
+        except Exception as e:  # skip the frame, keep the game (see the class docstring)
+            self.failed_frames += 1
+            self.last_error = f"frame {frame.index}: {type(e).__name__}: {e}"
+            log.exception("detector failed on frame %d; frame skipped", frame.index)
+            return []
         self.detect_ms.append((time.perf_counter() - t0) * 1000.0)
         small = _thumb(frame.image_bgr, self.settings.motion_width)
         motion = motion_score(self._prev_small, small) if use_motion else None
@@ -342,7 +357,8 @@ class LiveSession:
         (processed), ``message`` (one line, e.g. ``"camera lost since 12:03"``), ``tracker``
         (``waiting``/``hands``/``moving``/``settling``/``settled``), ``source`` (the source's
         own health: state, fps, skipped frames by reason, reconnects, lost_since), ``detect_ms``
-        (median detector time), ``error``.
+        (median detector time), ``detect_failures`` (frames skipped because the detector failed
+        on them) and ``detect_error`` (the last such failure, one line), ``error``.
         """
         src = self.source.health()
         now = time.monotonic()
@@ -374,5 +390,7 @@ class LiveSession:
             "tracker": self.tracker.status,
             "source": src.as_dict(),
             "detect_ms": round(dms[len(dms) // 2], 1) if dms else None,
+            "detect_failures": self.pipeline.failed_frames,
+            "detect_error": self.pipeline.last_error,
             "error": error,
         }
