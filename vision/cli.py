@@ -119,6 +119,8 @@ def run(
         except Exception as e:  # a detector bug met by this image: say so, go on with the rest
             failed += 1
             msg = f"the detector failed on this image ({type(e).__name__}: {e}); please report it"
+            if isinstance(e, ValueError) and str(e).startswith("detect: "):
+                msg = str(e).removeprefix("detect: ")  # its own input errors (too small)
             results.append({"image": path, "error": msg})
             print(f"tabletally detect: {path}: {msg}", file=err)
             continue

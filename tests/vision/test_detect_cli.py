@@ -177,3 +177,15 @@ def test_a_detector_failure_on_one_image_is_one_line_and_the_rest_are_read(
     assert "error" in out[0] and "detector failed" in out[0]["error"] and "pitch" in out[0]["error"]
     assert "tiles" in out[1] and len(out[1]["tiles"]) > 0
     assert len(cap.err.strip().splitlines()) == 1 and "Traceback" not in cap.err
+
+
+def test_an_image_too_small_to_hold_a_tile_is_a_one_line_error(
+    scene_files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.zeros((3, 5, 3), np.uint8))
+    code = main(["detect", str(tiny), str(scene_files["good"])])
+    assert code == 1
+    cap = capsys.readouterr()
+    assert cap.err.strip() == f"tabletally detect: {tiny}: image too small (5x3)"
+    assert f"{scene_files['good']}:" in cap.out and " tiles, " in cap.out
