@@ -123,6 +123,10 @@
       text = (h.message ? h.message + " · " : "") + h.fps.toFixed(1) + " fps · last frame " +
              (h.frame_age_s || 0).toFixed(1) + " s ago";
     }
+    if (h.detect_failures) {  // frames skipped because the detector failed on them
+      text += " · " + h.detect_failures + " frame" + (h.detect_failures === 1 ? "" : "s") +
+              " unreadable (skipped)";
+    }
     p.textContent = text;
   }
 
