@@ -900,17 +900,17 @@ def _neutral_mask(
     hi = cv2.max(cv2.max(chans[0], chans[1]), chans[2])
     lo = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
     chroma = cv2.subtract(hi, lo)
-    # the box-sized temporaries in this thread's scratch buffers (see vision.scratch)
+    # the limit depends on V alone: computed for its 256 levels (the same float32 products),
+    # and an integer C is below a limit exactly when it is at most the limit's ceiling less 1
     limit = cv2.multiply(
-        hi,
-        1.0,
-        dst=scratch("neutral.limit", hi.shape, np.float32),
-        scale=s.neutral_ratio,
-        dtype=cv2.CV_32F,
+        np.arange(256, dtype=np.uint8).reshape(1, 256), 1.0, scale=s.neutral_ratio, dtype=cv2.CV_32F
     )
     np.maximum(limit, s.neutral_min, out=limit)
-    below = np.less(chroma, limit, out=scratch("neutral.below", hi.shape, np.bool_))
-    return below.view(np.uint8) * np.uint8(255), chroma
+    top = np.ceil(limit) - 1.0
+    below = cv2.compare(chroma, cv2.LUT(hi, np.clip(top, 0, 255).astype(np.uint8)), cv2.CMP_LE)
+    if top.min() < 0:  # a limit of 0 or less (``neutral_min`` <= 0): nothing is below it
+        below[cv2.LUT(hi, (top < 0).astype(np.uint8)) > 0] = 0
+    return below, chroma
 
 
 def _lifted_candidates(
