@@ -693,11 +693,10 @@ def _work_image(
         small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
     else:
         small = image_bgr
-    # the channels and their pairwise maximum in this thread's scratch buffers
+    # the channels (one split: a tenth of the cost of three channel extractions) and their
+    # pairwise maximum in this thread's scratch buffers
     shp = small.shape[:2]
-    b, g, r = (
-        cv2.extractChannel(small, k, dst=scratch(f"work.{k}", shp, np.uint8)) for k in range(3)
-    )
+    b, g, r = cv2.split(small, mv=[scratch(f"work.{k}", shp, np.uint8) for k in range(3)])
     return small, cv2.max(cv2.max(b, g, dst=scratch("work.max", shp, np.uint8)), r)
 
 
@@ -726,7 +725,10 @@ def _body_gains(
     sel = (ring > 0) & (holes == 0) & (dark[y0:y1, x0:x1] > 0)
     if sel.sum() < 20:
         return np.ones(3, np.float32)
-    body = _median_u8(np.ascontiguousarray(small[y0:y1, x0:x1][sel].T)).astype(np.float32) + 1.0
+    # (the selected pixels by their flat indices into a contiguous copy of the box, in raster
+    # order as a boolean subscript gives them: a third of its cost on a strided colour view)
+    px = np.ascontiguousarray(small[y0:y1, x0:x1]).reshape(-1, 3)[np.flatnonzero(sel)]
+    body = _median_u8(np.ascontiguousarray(px.T)).astype(np.float32) + 1.0
     g = body.mean() / body
     return np.clip(g, 1 / 3, 3).astype(np.float32)
 
@@ -898,17 +900,17 @@ def _neutral_mask(
     hi = cv2.max(cv2.max(chans[0], chans[1]), chans[2])
     lo = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
     chroma = cv2.subtract(hi, lo)
-    # the box-sized temporaries in this thread's scratch buffers (see vision.scratch)
+    # the limit depends on V alone: computed for its 256 levels (the same float32 products),
+    # and an integer C is below a limit exactly when it is at most the limit's ceiling less 1
     limit = cv2.multiply(
-        hi,
-        1.0,
-        dst=scratch("neutral.limit", hi.shape, np.float32),
-        scale=s.neutral_ratio,
-        dtype=cv2.CV_32F,
+        np.arange(256, dtype=np.uint8).reshape(1, 256), 1.0, scale=s.neutral_ratio, dtype=cv2.CV_32F
     )
     np.maximum(limit, s.neutral_min, out=limit)
-    below = np.less(chroma, limit, out=scratch("neutral.below", hi.shape, np.bool_))
-    return below.view(np.uint8) * np.uint8(255), chroma
+    top = np.ceil(limit) - 1.0
+    below = cv2.compare(chroma, cv2.LUT(hi, np.clip(top, 0, 255).astype(np.uint8)), cv2.CMP_LE)
+    if top.min() < 0:  # a limit of 0 or less (``neutral_min`` <= 0): nothing is below it
+        below[cv2.LUT(hi, (top < 0).astype(np.uint8)) > 0] = 0
+    return below, chroma
 
 
 def _lifted_candidates(
@@ -2973,7 +2975,9 @@ def detect(
     # sensor noise (high ISO in dim light) makes symbol outlines spiky: smooth the tile tops
     # in proportion to the noise measured on the image itself (mean absolute difference
     # from a 3x3 median of V, 8-bit levels)
-    noise = float(cv2.absdiff(v, v_med).mean())
+    # (OpenCV's exact integer sum over the pixel count: numpy's mean to the last bit, 8x faster)
+    diff = cv2.absdiff(v, v_med)
+    noise = float(cv2.sumElems(diff)[0]) / diff.size
     s_read = s
     if s.smooth_per_noise_level > 0:
         smooth = s.smooth_per_noise_level * noise

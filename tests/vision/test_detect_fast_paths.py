@@ -2,8 +2,9 @@
 
 Speed itself is measured by ``python -m benchmarks vision`` (never by timed tests); these tests
 pin the arithmetic of the shortcuts: radix-sort medians, the single-threaded matrix product,
-the band-only edge slope and the uint8 ray canvas, plus a board of look-alikes that yields
-candidates but no tile.
+the band-only edge slope, the uint8 ray canvas, the neutral mask's table of V's levels and
+the work image's channel split, plus a board of look-alikes that yields candidates but no
+tile.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import _contour_stats, _edge_blur, _median_u8, detect
+from vision.detect import (
+    DetectorSettings,
+    _contour_stats,
+    _edge_blur,
+    _median_u8,
+    _neutral_mask,
+    _work_image,
+    detect,
+)
 from vision.shapes import _ray_table, radial_profiles, single_thread_matmul
 
 
@@ -394,3 +403,49 @@ def test_shape_edge_blur_equals_the_filter2d_gradient() -> None:
     sig = 1.0 / (np.sqrt(2 * np.pi) * np.maximum(mean, 1e-3))
     want = np.where(cnt > 0, sig / 48, 0.0)
     np.testing.assert_array_equal(edge_blur(score), want)
+
+
+def _neutral_mask_by_float_planes(
+    small: np.ndarray, gains: np.ndarray, s: DetectorSettings
+) -> tuple[np.ndarray, np.ndarray]:
+    """The neutral mask as it was computed before: a float32 limit plane, compared per pixel."""
+    ramp = np.arange(256, dtype=np.float32)
+    chans = [
+        cv2.LUT(c, np.clip(ramp * g, 0, 255).astype(np.uint8))
+        for c, g in zip(cv2.split(cv2.medianBlur(small, 3)), gains, strict=True)
+    ]
+    hi = cv2.max(cv2.max(chans[0], chans[1]), chans[2])
+    lo = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
+    chroma = cv2.subtract(hi, lo)
+    limit = cv2.multiply(hi, 1.0, scale=s.neutral_ratio, dtype=cv2.CV_32F)
+    np.maximum(limit, s.neutral_min, out=limit)
+    return np.less(chroma, limit).view(np.uint8) * np.uint8(255), chroma
+
+
+@pytest.mark.parametrize(("ratio", "floor"), [(None, None), (0.17, 7.5), (0.3, 0.0), (1.5, -3.0)])
+def test_neutral_mask_by_level_table_equals_the_float_limit(
+    ratio: float | None, floor: float | None
+) -> None:
+    s = DetectorSettings()
+    if ratio is not None and floor is not None:
+        s = dataclasses.replace(s, neutral_ratio=ratio, neutral_min=floor)
+    rng = np.random.default_rng(7)
+    # a smooth colour field with noise: every level of V and chroma near the limits
+    base = rng.integers(0, 256, (9, 13, 3)).astype(np.uint8)
+    small = cv2.resize(base, (301, 207), interpolation=cv2.INTER_LINEAR)
+    small = cv2.add(small, rng.integers(0, 12, small.shape).astype(np.uint8))
+    for gains in (np.ones(3, np.float32), np.array([1 / 3, 3.0, 1.2], np.float32)):
+        got, chroma = _neutral_mask(small[3:200, 5:290], gains, s)  # a strided box, as called
+        want, want_chroma = _neutral_mask_by_float_planes(small[3:200, 5:290], gains, s)
+        np.testing.assert_array_equal(chroma, want_chroma)
+        np.testing.assert_array_equal(got, want)
+
+
+def test_work_image_brightness_is_the_channels_maximum() -> None:
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (120, 160, 3)).astype(np.uint8)
+    small, v = _work_image(img, 0.5)
+    assert small.shape == (60, 80, 3)
+    np.testing.assert_array_equal(v, small.max(axis=2))
+    _, v1 = _work_image(img, 1.0)
+    np.testing.assert_array_equal(v1, img.max(axis=2))
