@@ -242,3 +242,20 @@ def test_a_phone_s_vivid_look_reads_blue_as_blue() -> None:
 
     assert slips(ColourSettings().tone_contrasts) <= 1
     assert slips((1.0,)) >= 8
+
+
+def test_the_tone_curve_search_does_not_make_look_alikes_paint() -> None:
+    """Seed-23 scene 56 (random board, a noise-patterned cloth, blur, noise) shows about 28
+    blobs of the cloth beside its 52 tiles. A contrast curve that brings the blobs nearer
+    the paints lowers the symbols' mean distance to them while it takes the tiles away from
+    theirs: judged by the mean alone the search chose such a curve and 26-27 blobs passed
+    as tiles (either render). A curve must lower the mean distance below the camera's own
+    curve's, and the median distance most; here the one chosen (a flatter curve) also sends
+    the 18 blobs that passed without any search back off the palette (drawn as when found,
+    ``isp_space="linear"``)."""
+    from benchmarks.bench_vision import hard_scene
+
+    scene = hard_scene(23, 56, isp_space="linear").final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.95
+    assert score.detected - score.correct_detections <= 1
