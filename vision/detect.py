@@ -442,6 +442,20 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        doubt_colour_distance, doubt_body_ratio, doubt_neutral_saturation: a read whose
+            symbol is farther than ``doubt_colour_distance`` from every paint (weighted
+            CIE76, as ``max_colour_distance``) and whose margin is also lighter than
+            ``doubt_body_ratio`` x the median of the reads' margins against the local light
+            (``V / E``) is neither a symbol's paint nor black paint: a noise cloth's pale
+            blot in a ring of navy, a floral cloth's flower. Each alone happens to true
+            tiles (a thin star4's yellow diluted by blur; a margin lifted by flare), both
+            together hardly: on the 21 cached sets, 33 of 134 false reads left after the
+            overlap test against one true one (30 / 1.3: 40 against 4, three blurred yellow
+            star4s at 30.1-31.1). A grey margin (saturation at most
+            ``doubt_neutral_saturation``) stays: glare lifts black paint to the light's own
+            grey (that one true tile, 0.10) and shifts its symbol's colour. Measured: 169 ->
+            138 false tiles, missed and identity unchanged (R23 scene 56, a noise cloth's
+            cyan blots read as green: 6 -> 0). 0: off.
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -641,6 +655,9 @@ class DetectorSettings:
     max_shape_distance: float = 0.3
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
+    doubt_colour_distance: float = 32.0
+    doubt_body_ratio: float = 1.4
+    doubt_neutral_saturation: float = 0.15
     glare_lone_max_saturation: float = 0.12
     glare_lone_min_paint: float = 10.0
     occluder_max_share: float = 0.35
@@ -3523,6 +3540,22 @@ def _assemble(
                 grown_conf = grown_conf[~gone[n_kept:]]
             n_kept -= int(gone[:n_kept].sum())
             idx = [i for i, g in zip(idx, gone.tolist(), strict=True) if not g]
+            # ... and a read the look-alike alone linked to the board stands alone now: it
+            # must show its own square body (``isolated_cells``; a grown read has none)
+            while len(idx) > 1:
+                ix0 = np.array(idx, np.int64)
+                cheb = np.abs(cells[ix0][:, None, :] - cells[ix0][None, :, :]).max(axis=2)
+                np.fill_diagonal(cheb, np.iinfo(np.int64).max)
+                lone = (cheb.min(axis=1) > s.isolated_cells) & np.array(
+                    [cands[i].body != "square" for i in idx]
+                )
+                if not lone.any():
+                    break
+                valid[ix0[lone]] = False
+                if len(grown_conf):
+                    grown_conf = grown_conf[~lone[n_kept:]]
+                n_kept -= int(lone[:n_kept].sum())
+                idx = [i for i, g in zip(idx, lone.tolist(), strict=True) if not g]
     if valid.any():  # cells from 0; the homography follows
         off = cells[valid].min(axis=0)
         cells = cells - off
@@ -3557,9 +3590,19 @@ def _assemble(
     # symbols are printed in the palette's paints: a "symbol" far from every one of them
     # after the scene's own white balance and adaptation (a white check of a tablecloth
     # read against the classic palette) is not a tile
-    paint = (
-        col_read.distances.min(axis=1) <= s.max_colour_distance if len(idx) else np.zeros(0, bool)
-    ).tolist()
+    paint_d = col_read.distances.min(axis=1) if len(idx) else np.zeros(0)
+    paint_ok = paint_d <= s.max_colour_distance
+    # ... and one both far from its paint and lighter than the board's black is neither
+    # (``doubt_colour_distance``, ``doubt_body_ratio``): a cloth's pale blot in a dark ring
+    if len(idx) > 1 and s.doubt_colour_distance > 0:
+        xy = np.array([cands[i].centre_xy for i in idx])
+        xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
+        ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
+        body = reads.body_v[ix] / np.maximum(env[ys, xs], 1.0)
+        lighter = body > s.doubt_body_ratio * float(np.median(body))
+        lighter &= reads.body_sat[ix] > s.doubt_neutral_saturation  # not glare's grey
+        paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
+    paint = paint_ok.tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
     cell_list = cells[ix].tolist() if idx else []
     # shape confidences (the grey terms) weighed once, for the board's tiles returned; the
