@@ -116,7 +116,12 @@ class ShapeSettings:
             tips against round clover lobes, the pair blur confuses most).
         sigma: scale of the combined distance in the softmax that turns distances into
             confidences; measured spread of the distance of correctly read symbols on
-            rendered scenes is about 0.02-0.05.
+            rendered scenes is about 0.02-0.05. The grey terms' weights scale the combined
+            distance, so this follows them: with ``template_weight`` 4-5 (from 3) at 0.035
+            the rule check (:mod:`vision.rulecheck`), which weighs confidences against the
+            lines' legality, settled fewer unsure tiles (identity errors on the ten cached
+            legal-board sets 126 -> 135 at 5); at 0.045 / 0.05 with 4 / 5, 115 / 118. It
+            also sets how much ``size_consistency`` weighs against the shape terms.
         template_weight: weight of ``1 - correlation`` of the grey symbol with blurred grey
             prototypes (:func:`template_scores`), added in quadrature to the outline
             distance for the confidences. Blur moves the half-height outline of a clover
@@ -125,7 +130,20 @@ class ShapeSettings:
             88 / 92 % of tiles, the outline in 81 / 94 %, but the correlation's gaps are
             small (about 0.003), so it needs a larger weight than the outline's to count.
             Identity on the hard benchmark with weights 0 / 1 / 2 / 3 / 5: 88.4 / 90.9 /
-            91.0 / 91.2 / 91.0 %, recall and precision unchanged. 0 turns the term off.
+            91.0 / 91.2 / 91.0 %, recall and precision unchanged. Measured again after the
+            linear-light mix, the luma guide and the notch term (2026-11-22, the shape read
+            after ``size_consistency`` from the classifier's captured inputs on seven cached
+            random-board sets, 18,600 tiles): misreads 366 at 3, 342 / 332 / 336 / 347 at
+            4 / 5 / 6 / 8 (``integral_weight`` 1), 337 / 322 / 318 at 4 / 5 / 6 with
+            ``integral_weight`` 0.5; each set gained. Detection on the 21 cached sets, 4
+            (``integral_weight`` 0.5, ``sigma`` 0.045): identity errors on the eleven
+            random-board sets 510 -> 470, on the ten legal-board sets 126 -> 115 (three sets
+            worse by 2-9, rule-check chains), boards exact about the same; under
+            ``bench_camera``'s "overexposed" look 123 -> 128, "vivid" 80 -> 73. 5 (``sigma``
+            0.05): 455 / 118, "overexposed" 143 (clipped star8s read as circles: a clipped
+            channel's mix reaches 1 on the edge before the light does, which fills a star8's
+            valleys in the grey symbol), and a blue clover under a hand of
+            ``test_detect_conditions`` read as a diamond. 0 turns the term off.
         template_scales: prototype sizes (printed symbols differ between sets by about
             +-15 %, and the tile-corner estimate scales the patch by a few per cent more).
         template_scale_window: blur spreads grey level but keeps its integral, so the
@@ -148,7 +166,10 @@ class ShapeSettings:
             quadrature for the confidences. 1.0 weighs it like the outline profile (same
             units); on the cached hard set it cut star8 -> circle misreads by half (identity
             90.3 -> 90.9 %), 3.0 was worse (89.9 %: at strong blur it cannot tell clover
-            from diamond and drowns the outline's evidence).
+            from diamond and drowns the outline's evidence). With ``template_weight`` 4-5,
+            0.5 (misreads as measured there, at 5: 332 at 1.0, 322 at 0.5, 322 / 323 at
+            0.25 / 0, 352 at 1.5; at 4: 342 -> 337): the correlation already carries most
+            of what the profile adds.
         linear_light: read the grey-level terms (template correlation, integrated profile,
             notch harmonic) on :func:`linear_light_scores` - the share of symbol radiance at
             each pixel - rather than on the detector's sRGB-encoded score, when the body and
@@ -246,8 +267,8 @@ class ShapeSettings:
     blur_window: float = 0.025
     solidity_weight: float = 0.5
     peak_weight: float = 0.5
-    sigma: float = 0.035
-    template_weight: float = 3.0
+    sigma: float = 0.045
+    template_weight: float = 4.0
     template_scales: tuple[float, ...] = (
         0.8,
         0.85,
@@ -266,7 +287,7 @@ class ShapeSettings:
     star8_template_turns_deg: tuple[float, ...] = (-18.0, -12.0, -6.0, 0.0, 6.0, 12.0, 18.0)
     template_blur: tuple[float, ...] = (0.015, 0.025, 0.035, 0.05, 0.065, 0.08, 0.1)
     template_inset: float = 0.08
-    integral_weight: float = 1.0
+    integral_weight: float = 0.5
     linear_light: bool = True
     notch_weight: float = 4.0
     notch_cap: float = 0.02
