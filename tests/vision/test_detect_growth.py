@@ -200,9 +200,11 @@ def test_occluder_reads_add_tiles_and_no_false_ones(k: int) -> None:
     out; no reading is false. (Since branch ``recall5`` growth's last look at 0.88 of the
     square, ``grow_last_look``, can find them without the occluder when it is off - where
     the occluder's first look at the full square passes, the smaller ones are not tried -
-    so the occluder's own gain is measured without it.)"""
+    so the occluder's own gain is measured without it; and without ``side_glare_max``,
+    since branch ``rec7``: a sleeve along one side, brighter than the margin in every
+    channel, passes that side as glare would, and the tile is read without the occluder.)"""
     r = _hard_legal(k)
-    base = replace(DetectorSettings(), grow_last_look=0.0)
+    base = replace(DetectorSettings(), grow_last_look=0.0, side_glare_max=0.0)
     sc = _score(r, base)
     off = _score(r, replace(base, occluder_max_share=0.0))
     assert sc.precision == 1.0, sc.summary()
