@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from calibration.profile import Profile, ProfileError, load_profile
 from scorer.rules import describe_tile
-from vision.detect import detect, draw_overlay
+from vision.detect import DetectInputError, detect, draw_overlay
 from vision.observation import Observation
 
 __all__ = ["read_image", "register", "run"]
@@ -116,11 +116,14 @@ def run(
         t0 = time.perf_counter()
         try:
             obs = detect(img, profile=profile)
-        except Exception as e:  # a detector bug met by this image: say so, go on with the rest
+        except Exception as e:  # the image, or a detector bug it met: say so, read the rest
             failed += 1
-            msg = f"the detector failed on this image ({type(e).__name__}: {e}); please report it"
-            if isinstance(e, ValueError) and str(e).startswith("detect: "):
-                msg = str(e).removeprefix("detect: ")  # its own input errors (too small)
+            if isinstance(e, DetectInputError):  # too small to hold a tile
+                msg = str(e).removeprefix("detect: ")
+            else:
+                msg = (
+                    f"the detector failed on this image ({type(e).__name__}: {e}); please report it"
+                )
             results.append({"image": path, "error": msg})
             print(f"tabletally detect: {path}: {msg}", file=err)
             continue

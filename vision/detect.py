@@ -1544,7 +1544,8 @@ def _read_patches(
     ring *= ring
     dev = np.add.reduce(ring, axis=1, out=scratch("patches.dev", ring.shape[::2], np.float32))
     dev = np.sqrt(dev, out=dev)  # (m, R)
-    tol = np.maximum(s.body_tolerance * np.sqrt(dd_c), s.body_noise_factor * _median_f32(dev))
+    contrast_c = np.sqrt(dd_c)  # symbol-body colour distance
+    tol = np.maximum(s.body_tolerance * contrast_c, s.body_noise_factor * _median_f32(dev))
     uniform = (dev <= tol[:, None]).mean(axis=1)
     # black paint on all four sides: the margin of each side on its own lies near the body
     # colour (an empty cell walled in by tiles on three sides has table on the fourth)
@@ -1563,14 +1564,15 @@ def _read_patches(
             # added) and not the colour the centre shows (a pocket's open side is)
             t = (x * d_c).sum(axis=1) / np.maximum(dd_c, 1e-6)
             off = np.sqrt(((x - t[:, None] * d_c) ** 2).sum(axis=1))
-            lit = (x.min(axis=1) > 0) & (off >= s.side_glare_off_line * dk)
-            lit &= dk <= s.side_glare_max * np.sqrt(dd_c)
+            x_lo = x.min(axis=1)
+            lit = (x_lo > 0) & (off >= s.side_glare_off_line * dk)
+            lit &= dk <= s.side_glare_max * contrast_c
             if s.side_glare_max_saturation < 1.0:
                 xm = x.max(axis=1)
-                lit &= (xm - x.min(axis=1)) <= s.side_glare_max_saturation * xm
+                lit &= (xm - x_lo) <= s.side_glare_max_saturation * xm
             dk = np.where(lit, 0.0, dk)
         side_dev = np.maximum(side_dev, dk)
-    side_dev = side_dev / np.maximum(np.sqrt(dd_c), 1e-6)
+    side_dev = side_dev / np.maximum(contrast_c, 1e-6)
     ok[con] = (uniform >= s.min_body_uniform) & (side_dev <= s.max_side_deviation)
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
@@ -3051,6 +3053,11 @@ def _default_profile() -> Profile:
     return Profile()
 
 
+class DetectInputError(ValueError):
+    """An input :func:`detect` cannot read at all: not an ``(H, W, 3)`` uint8 array, or one
+    too small to hold a tile. (A ``ValueError``, as it always was.)"""
+
+
 def detect(
     image_bgr: NDArray[np.uint8],
     *,
@@ -3077,16 +3084,19 @@ def detect(
         An :class:`~vision.observation.Observation` with tiles in input-image pixels.
 
     Raises:
-        ValueError: not an ``(H, W, 3)`` uint8 array, or an empty image.
+        DetectInputError: (a ``ValueError``) not an ``(H, W, 3)`` uint8 array, or an image
+            under 8 px on a side.
     """
     t0 = time.perf_counter()
     if not isinstance(image_bgr, np.ndarray) or image_bgr.dtype != np.uint8:
-        raise ValueError("detect: expected a uint8 numpy image")
+        raise DetectInputError("detect: expected a uint8 numpy image")
     if image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
-        raise ValueError(f"detect: expected an (H, W, 3) BGR image, got shape {image_bgr.shape}")
+        raise DetectInputError(
+            f"detect: expected an (H, W, 3) BGR image, got shape {image_bgr.shape}"
+        )
     h_img, w_img = image_bgr.shape[:2]
     if h_img < 8 or w_img < 8:
-        raise ValueError(f"detect: image too small ({w_img}x{h_img})")
+        raise DetectInputError(f"detect: image too small ({w_img}x{h_img})")
     prof = profile or _default_profile()
     palette: Palette = prof.palette
     s = settings
