@@ -18,7 +18,6 @@ tuned on these images.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 from collections.abc import Callable
@@ -145,7 +144,7 @@ def _score_scene(job: tuple[int, int, bool, list[str]]) -> list[tuple[str, Any]]
     from scorer.model import Board
     from vision.detect import detect
     from vision.evaluate import legal_board, random_board, score_detection
-    from vision.render import render
+    from vision.render import barrel_limit, render
 
     seed, k, legal, steps = job
     hard = hard_scene(seed, k, legal_board if legal else random_board)
@@ -156,10 +155,8 @@ def _score_scene(job: tuple[int, int, bool, list[str]]) -> list[tuple[str, Any]]
             board = Board({t.pos: t.tile for t in scene.truth})
             # a lens this strong on a view this wide would fold the corners: capped where the
             # radial map's slope at the corner is 0.4 (the corners stretched 2.5x)
-            w, h = hard.size
-            f = (w / 2) / math.tan(math.radians(hard.cond.fov_deg) / 2)
-            r2 = ((w / 2) ** 2 + (h / 2) ** 2) / (f * f)
-            cond = replace(hard.cond, lens_k1=max(LENSES[name][0], -0.6 / (3 * r2)))
+            cap = barrel_limit(hard.cond.fov_deg, hard.size, corner_slope=0.4)
+            cond = replace(hard.cond, lens_k1=max(LENSES[name][0], cap))
             bent = render(board, cond, seed=seed * 1000 + k, size=hard.size)
             out.append((name, score_detection(detect(bent.image_bgr), bent.truth, bent.pitch_px)))
             continue

@@ -1068,7 +1068,7 @@ def _make_camera(
     bump: Bump | None = None,
 ) -> _Camera:
     w, h = size
-    f = (w / 2) / math.tan(math.radians(cond.fov_deg) / 2)
+    f = _focal_px(cond.fov_deg, w)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], dtype=np.float64)
     yaw, tilt = cond.yaw_deg, cond.tilt_deg
     tgt = target.astype(np.float64).copy()
@@ -1081,6 +1081,27 @@ def _make_camera(
     forward = r.T @ np.array([0.0, 0.0, 1.0])
     c = tgt - dist * forward
     return _Camera(k=k, r=r, c=c)
+
+
+def _focal_px(fov_deg: float, width: int) -> float:
+    """Focal length in pixels of a pinhole camera of horizontal field of view ``fov_deg`` on a
+    frame ``width`` px wide."""
+    return (width / 2) / math.tan(math.radians(fov_deg) / 2)
+
+
+def _corner_r2(f: float, size: tuple[int, int]) -> float:
+    """Squared radius of a ``size`` (W, H) frame's corner in coordinates normalised by the
+    focal length ``f`` px (the principal point at the frame's centre)."""
+    w, h = size
+    return ((w / 2) ** 2 + (h / 2) ** 2) / (f * f)
+
+
+def barrel_limit(fov_deg: float, size: tuple[int, int], corner_slope: float) -> float:
+    """The strongest barrel ``lens_k1`` (most negative) a view of horizontal field of view
+    ``fov_deg`` on a ``size`` (W, H) frame takes with the radial map's slope at the corner,
+    ``1 + 3 k1 r^2``, still at least ``corner_slope`` (0 folds the corners; 0.4 stretches
+    them 2.5x). The renderer refuses a lens beyond a slope of 0.05."""
+    return -(1.0 - corner_slope) / (3.0 * _corner_r2(_focal_px(fov_deg, size[0]), size))
 
 
 @dataclass(frozen=True)
@@ -1105,7 +1126,7 @@ class _Lens:
                 corners: ``1 + 3 k1 r^2 <= 0``).
         """
         w, h = size
-        r2 = ((w / 2) ** 2 + (h / 2) ** 2) / (f * f)
+        r2 = _corner_r2(f, size)
         if 1 + 3 * k1 * r2 <= 0.05:
             raise ValueError(f"lens_k1 {k1} folds a frame this wide (corner radius^2 {r2:.2f})")
         return cls(k1=k1, f=f, c=(w / 2, h / 2), zoom=1.0 / (1.0 + k1 * r2))
@@ -1747,7 +1768,7 @@ class Scene:
         cond = conditions
         self.pitch_mm = TILE_MM * (1 + cond.gap)
         self.thick_mm = TILE_MM * cond.tile_thickness
-        f = (w / 2) / math.tan(math.radians(cond.fov_deg) / 2)
+        f = _focal_px(cond.fov_deg, w)
         dist = f * TILE_MM / cond.tile_px
         # board frame: cell (r, c) centre at ((c - mid_c) * pitch, (r - mid_r) * pitch)
         if fit:
