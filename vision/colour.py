@@ -216,11 +216,12 @@ def linear_from_lab(lab: NDArray[np.float64]) -> NDArray[np.float64]:
     f = np.stack([fy + a / 500.0, fy, fy - b / 200.0], axis=-1)
     d = 6.0 / 29.0
     xyz = np.where(f > d, f**3, 3 * d * d * (f - 4.0 / 29.0)) * _WHITE
-    return np.clip(xyz @ np.linalg.inv(_M_XYZ).T, 0.0, None)
+    return np.asarray(np.clip(xyz @ np.linalg.inv(_M_XYZ).T, 0.0, None), np.float64)
 
 
 def _luminance(rgb_lin: NDArray[np.float64]) -> NDArray[np.float64]:
-    return rgb_lin @ _M_XYZ[1]
+    """Relative luminance Y of linear RGB ``(..., 3)``, ``(...)``."""
+    return np.asarray(rgb_lin @ _M_XYZ[1], np.float64)
 
 
 @dataclass(frozen=True)
@@ -385,7 +386,7 @@ def _saturate(
     if space == "gamma":
         g = np.maximum(rgb_lin, 0.0) ** (1.0 / 2.2)
         y = (g @ _LUMA)[..., None]
-        return np.maximum(y + (g - y) * k, 0.0) ** 2.2
+        return np.asarray(np.maximum(y + (g - y) * k, 0.0) ** 2.2, np.float64)
     y = _luminance(rgb_lin)[..., None]
     return y + (rgb_lin - y) * k
 

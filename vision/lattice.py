@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -124,9 +125,10 @@ def _similarity(pitch: float, angle: float, origin_xy: NDArray[np.float64]) -> N
     return np.array([[c, -s, origin_xy[0]], [s, c, origin_xy[1]], [0.0, 0.0, 1.0]])
 
 
-def _apply(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
+def _apply(h: NDArray[np.floating[Any]], pts: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
+    """Points ``(N, 2)`` mapped through the 3x3 projective transform ``h``, ``(N, 2)``."""
     p = np.c_[pts, np.ones(len(pts))] @ h.T
-    return p[:, :2] / p[:, 2:3]
+    return np.asarray(p[:, :2] / p[:, 2:3], np.float64)
 
 
 def fit_lattice(
@@ -341,15 +343,15 @@ def _fit(
     span_r = np.ptp(cells[:, 0])
     span_c = np.ptp(cells[:, 1])
     if n >= settings.min_homography_tiles and span_r >= 1 and span_c >= 1:
-        h, _ = cv2.findHomography(
+        found, _ = cv2.findHomography(
             grid, pts, cv2.RANSAC, settings.ransac_px * pitch, maxIters=200, confidence=0.99
         )
-        if h is not None and _sane(h, grid, pts, pitch):
-            return np.asarray(h, np.float64)
+        if found is not None and _sane(np.asarray(found, np.float64), grid, pts, pitch):
+            return np.asarray(found, np.float64)
     if n >= settings.min_homography_tiles and (span_r == 0) != (span_c == 0):
-        h = _line_fit(grid, pts, along=0 if span_r == 0 else 1)
-        if h is not None and _sane(h, grid, pts, pitch):
-            return h
+        line = _line_fit(grid, pts, along=0 if span_r == 0 else 1)
+        if line is not None and _sane(line, grid, pts, pitch):
+            return line
     a, _ = cv2.estimateAffinePartial2D(
         grid.reshape(-1, 1, 2), pts.reshape(-1, 1, 2), method=cv2.LMEDS
     )
