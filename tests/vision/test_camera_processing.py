@@ -41,3 +41,17 @@ def test_steps_move_the_image_the_named_way(image: np.ndarray) -> None:
         v[: h // 8, : w // 8].mean()
         < 0.8 * v[3 * h // 8 : 5 * h // 8, 3 * w // 8 : 5 * w // 8].mean()
     )
+
+
+def test_local_tone_mapping_lifts_shadows_and_pulls_highlights_down(image: np.ndarray) -> None:
+    """A phone's HDR look: the darkest tenth of the frame (tile bodies) brightens, the brightest
+    tenth (table, glare) darkens, and the stronger step does more of both."""
+    luma = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    dark = luma <= np.percentile(luma, 10)
+    bright = luma >= np.percentile(luma, 90)
+    lifted = []
+    for name in ("local_tone_0.4", "local_tone_0.7"):
+        out = cv2.cvtColor(PROCESSING[name][0](image), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        lifted.append(float(out[dark].mean() - luma[dark].mean()))
+        assert out[bright].mean() < luma[bright].mean() - 2.0
+    assert lifted[0] > 3.0 and lifted[1] > lifted[0] + 2.0
