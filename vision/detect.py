@@ -278,16 +278,18 @@ class DetectorSettings:
             px, flowers 44) read 0 tiles and 14 flowers; with it, 15 and none. Six: a board's
             corner gaps (four tiles meeting) are few in Qwirkle's lines, and their reading
             (at 0.71 pitch, rarely tile-like) keeps fewer tiles.
-        stray_group_max_tiles, stray_board_min_tiles: in that reading (hundreds of a cloth's
-            motifs as large as the symbols or larger, by its own hypothesis), a group of at
-            most ``stray_group_max_tiles`` tiles apart from the board - no tile of it within
-            ``isolated_cells`` of another group's - is dropped when the largest group has at
-            least ``stray_board_min_tiles``: Qwirkle's board is one group, and among hundreds
-            of small flowers some pairs fall on neighbouring cells (seed 29 legal scene 24: 14
-            false tiles -> 8, gamma render 10 -> 5; no true tile lost on the 7 sets tried).
-            The other readings keep such pairs (a pair of true tiles apart from a board whose
-            link the glare or a hand hides is worth more there than a look-alike pair: a group
-            filter on every reading lost 2 true tiles in each of 6 scenes of seeds 13 and 29).
+        small_symbols_max_foreign_chroma: in that reading (hundreds of a cloth's motifs as
+            large as the symbols or larger, by its own hypothesis), a tile's margin must also
+            be black paint by its colour: the chroma that neither the board's black margins
+            nor its own symbol explains (:func:`_foreign_chroma`, as ``grow_max_foreign_chroma``)
+            is at most this share of its brightness - the navy or green cloth around a small
+            flower keeps its colour. On the small-symbols readings of seeds 29 and 13 the true
+            tiles kept 0.22 at most, most flowers read as tiles 0.23-0.37: seed 29 legal scene
+            24, 9 false tiles -> 3 (a filter of pairs apart from the board took 14 -> 8 and
+            nothing more with this one); scene 15 5 -> 1; random seed 13 scene 1 6 -> 3; no true
+            tile lost. Not for the other readings: their true tiles reach 0.4-0.5 (dim light,
+            tiny tiles, printed grids: on every reading it lost 1-3 tiles in 7 scenes of 8
+            sets, recall -0.0005 to -0.0014 on four of them).
         min_body_fill, max_body_aspect: a symbol alone in its dark region (a tile not
             touching others) must sit in a square: the region fills at least
             ``min_body_fill`` of its minimum-area rectangle (a rounded square about 0.95, a
@@ -669,8 +671,7 @@ class DetectorSettings:
     min_symbol_area_px: float = 20.0
     min_relative_symbol: float = 0.4
     small_symbols_min_holes: int = 6
-    stray_group_max_tiles: int = 2
-    stray_board_min_tiles: int = 6
+    small_symbols_max_foreign_chroma: float = 0.25
     min_hole_contrast: float = 25.0
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
@@ -3221,10 +3222,9 @@ def detect(
     readings: list[tuple[_CandidateSearch | None, dict[str, Any]]] = [(None, w) for w in ways]
     if alt is not None:  # a few bodies raised the dark mask: its candidates read too
         readings.append((alt, {}))
-    small_search: _CandidateSearch | None = None
     if found.small_cands is not None:  # the small holes taken for the symbols
-        small_search = replace(found, cands=found.small_cands)
-        readings.append((small_search, {}))
+        small_way = {"max_foreign_chroma": s.small_symbols_max_foreign_chroma}
+        readings.append((replace(found, cands=found.small_cands), small_way))
     for search, way in readings:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         r_cands, r_outers = (cands, outers) if search is None else (search.cands, search.outers)
@@ -3232,8 +3232,6 @@ def detect(
             source, small, v, env, r_cands, r_outers, scale, prof, palette, s_read, other_dbg,
             **way,
         )  # fmt: skip
-        if search is small_search and search is not None:
-            other = (_drop_stray_groups(other[0], s), other[1], other[2])
         if "pitch_override" in way and _linked_share(other[0]) < s.poor_reading_min_linked:
             continue  # tiles are laid touching in lines: look-alikes on every third cell
         if len(other[0]) > len(tiles):
@@ -3272,35 +3270,6 @@ def detect(
     if dbg is not None:
         dbg["overlay"] = draw_overlay(image_bgr, obs)
     return obs
-
-
-def _drop_stray_groups(tiles: list[TileObservation], s: DetectorSettings) -> list[TileObservation]:
-    """``tiles`` without the small groups apart from the board (``stray_group_max_tiles``).
-
-    Groups link tiles within ``isolated_cells`` cells (Chebyshev) of each other; when the
-    largest has at least ``stray_board_min_tiles`` tiles, every other group of at most
-    ``stray_group_max_tiles`` goes.
-    """
-    if s.stray_group_max_tiles <= 0 or len(tiles) < s.stray_board_min_tiles:
-        return tiles
-    rc = np.array([(t.pos.row, t.pos.col) for t in tiles], np.int64)
-    near = np.abs(rc[:, None, :] - rc[None, :, :]).max(axis=2) <= s.isolated_cells
-    group = np.full(len(tiles), -1)
-    for i in range(len(tiles)):
-        if group[i] >= 0:
-            continue
-        group[i] = i
-        todo = [i]
-        while todo:
-            j = todo.pop()
-            for m in np.nonzero(near[j] & (group < 0))[0].tolist():
-                group[m] = i
-                todo.append(m)
-    sizes = np.bincount(group, minlength=len(tiles))
-    if sizes.max() < s.stray_board_min_tiles:
-        return tiles
-    keep = (sizes[group] > s.stray_group_max_tiles) | (sizes[group] == sizes.max())
-    return [t for t, k in zip(tiles, keep.tolist(), strict=True) if k]
 
 
 def _unseen_cells(
@@ -3426,6 +3395,7 @@ def _assemble(
     diagonal_pitch: bool = False,
     pitch_override: float | None = None,
     trust_strong: bool = False,
+    max_foreign_chroma: float = 0.0,
 ) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
     empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
     image_bgr = source.image_bgr
@@ -3650,6 +3620,11 @@ def _assemble(
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False
+    if max_foreign_chroma > 0:  # (the small-symbols reading: look-alikes abound)
+        black0 = valid & (reads.body_v < s.body_max_dark * env_at)
+        if int(black0.sum()) >= s.min_pitch_support:
+            ref_b = np.median(reads.body_rgb[black0], axis=0)
+            valid &= _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_b) <= max_foreign_chroma
     # one tile per cell: keep the best-centred (grown tiles below take free cells, one each)
     best_in_cell: dict[tuple[int, int], int] = {}
     for i in np.nonzero(valid)[0]:
