@@ -268,6 +268,31 @@ class DetectorSettings:
             diameter is not a symbol: the table showing where four rounded tile corners meet
             is a small hole ringed by tile bodies (the smallest symbol, star4, has about 0.55
             of the equivalent diameter of a circle).
+        small_symbols_min_holes: ... unless at least this many holes fall below that
+            fraction: then the board is also read taking the small holes for the symbols -
+            holes within ``min_relative_symbol`` of the small holes' own 75th-percentile
+            diameter, either way - and the reading with more tiles is kept (0 turns it off).
+            A patterned cloth's motifs (flowers two to three times a small tile's symbol,
+            hundreds of them) otherwise set the reference and drop every symbol: seed 29
+            legal scene 3 (a glared board of 15 tiny tiles on a floral cloth, symbols 15 work
+            px, flowers 44) read 0 tiles and 14 flowers; with it, 15 and none. 16: the readings
+            that won dropped 35-53 holes (the symbols and the cloth's small motifs), those that
+            did not mostly 6-12 (a board's corner gaps, few in Qwirkle's lines, and bits of a
+            cloth; their reading, at 0.71 pitch, keeps fewer tiles): the second reading (a
+            second lattice, reading and growth: +25-150 % of a frame's time) is still paid on
+            9 of the 17 frames of seeds 2026, 13 and 29 that tried it at 6 - every one it won.
+        small_symbols_max_foreign_chroma: in that reading (hundreds of a cloth's motifs as
+            large as the symbols or larger, by its own hypothesis), a tile's margin must also
+            be black paint by its colour: the chroma that neither the board's black margins
+            nor its own symbol explains (:func:`_foreign_chroma`, as ``grow_max_foreign_chroma``)
+            is at most this share of its brightness - the navy or green cloth around a small
+            flower keeps its colour. On the small-symbols readings of seeds 29 and 13 the true
+            tiles kept 0.22 at most, most flowers read as tiles 0.23-0.37: seed 29 legal scene
+            24, 9 false tiles -> 3 (a filter of pairs apart from the board took 14 -> 8 and
+            nothing more with this one); scene 15 5 -> 1; random seed 13 scene 1 6 -> 3; no true
+            tile lost. Not for the other readings: their true tiles reach 0.4-0.5 (dim light,
+            tiny tiles, printed grids: on every reading it lost 1-3 tiles in 7 scenes of 8
+            sets, recall -0.0005 to -0.0014 on four of them).
         min_body_fill, max_body_aspect: a symbol alone in its dark region (a tile not
             touching others) must sit in a square: the region fills at least
             ``min_body_fill`` of its minimum-area rectangle (a rounded square about 0.95, a
@@ -648,6 +673,8 @@ class DetectorSettings:
     neutral_min: float = 18.0
     min_symbol_area_px: float = 20.0
     min_relative_symbol: float = 0.4
+    small_symbols_min_holes: int = 16
+    small_symbols_max_foreign_chroma: float = 0.25
     min_hole_contrast: float = 25.0
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
@@ -864,6 +891,10 @@ class _CandidateSearch:
     neutral: NDArray[np.uint8]  # the neutral mask of ``box`` (debug)
     box: tuple[int, int, int, int]  # x0, y0, x1, y1 searched by the weak masks, work px
     strong: list[_Candidate]  # the dark mask's holes (before the weak masks' merge)
+    # every hole of at least ``min_relative_symbol`` of the small holes' own size, when
+    # ``small_symbols_min_holes`` or more fell below that fraction of the typical hole (else
+    # None): the reading that takes the small holes for the symbols
+    small_cands: list[_Candidate] | None = None
 
 
 def _search_candidates(
@@ -934,17 +965,28 @@ def _search_candidates(
             break
         box = grown
     cands = _merge_candidates([c_dark, c_lift, c_neutral])
+    small_cands: list[_Candidate] | None = None
     if cands:  # gaps where four tile corners meet are small holes too
         basis = [c.diameter for c in cands if c.strong] or [c.diameter for c in cands]
         ref = float(np.percentile(basis, 75))
-        cands = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
+        kept = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
+        # ... unless the small holes are the symbols: a patterned cloth's motifs (flowers
+        # two or three times a small tile's symbol) set the reference; the symbols, then a
+        # size mode of their own, are read again against that mode (the caller keeps the
+        # reading with more tiles)
+        small = [c for c in cands if c.diameter < s.min_relative_symbol * ref]
+        if s.small_symbols_min_holes > 0 and len(small) >= s.small_symbols_min_holes:
+            ref_small = float(np.percentile([c.diameter for c in small], 75))
+            lo, hi = s.min_relative_symbol * ref_small, ref_small / s.min_relative_symbol
+            small_cands = [c for c in cands if lo <= c.diameter <= hi]
+        cands = kept
     if cands:
         xy = np.round(np.array([c.centre_xy for c in cands])).astype(int)
         xs = np.clip(xy[:, 0], 0, v.shape[1] - 1)
         ys = np.clip(xy[:, 1], 0, v.shape[0] - 1)
         for c, e in zip(cands, env[ys, xs].tolist(), strict=True):
             c.envelope = e
-    return _CandidateSearch(dark, cands, outers, neutral, (x0, y0, x1, y1), c_dark)
+    return _CandidateSearch(dark, cands, outers, neutral, (x0, y0, x1, y1), c_dark, small_cands)
 
 
 def _near_known(cands: list[_Candidate], known: list[_Candidate], reach: float) -> None:
@@ -3183,6 +3225,9 @@ def detect(
     readings: list[tuple[_CandidateSearch | None, dict[str, Any]]] = [(None, w) for w in ways]
     if alt is not None:  # a few bodies raised the dark mask: its candidates read too
         readings.append((alt, {}))
+    if found.small_cands is not None:  # the small holes taken for the symbols
+        small_way = {"max_foreign_chroma": s.small_symbols_max_foreign_chroma}
+        readings.append((replace(found, cands=found.small_cands), small_way))
     for search, way in readings:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         r_cands, r_outers = (cands, outers) if search is None else (search.cands, search.outers)
@@ -3353,6 +3398,7 @@ def _assemble(
     diagonal_pitch: bool = False,
     pitch_override: float | None = None,
     trust_strong: bool = False,
+    max_foreign_chroma: float = 0.0,
 ) -> tuple[list[TileObservation], Lattice | None, dict[str, Any]]:
     empty_q: dict[str, Any] = {"unseen": (), "occluded_fraction": 0.0, "blur": 0.0}
     image_bgr = source.image_bgr
@@ -3577,6 +3623,11 @@ def _assemble(
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square":
                 valid[j] = False
+    if max_foreign_chroma > 0:  # (the small-symbols reading: look-alikes abound)
+        black0 = valid & (reads.body_v < s.body_max_dark * env_at)
+        if int(black0.sum()) >= s.min_pitch_support:
+            ref_b = np.median(reads.body_rgb[black0], axis=0)
+            valid &= _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_b) <= max_foreign_chroma
     # one tile per cell: keep the best-centred (grown tiles below take free cells, one each)
     best_in_cell: dict[tuple[int, int], int] = {}
     for i in np.nonzero(valid)[0]:
