@@ -254,6 +254,7 @@ def classify_colours(
     *,
     body_white_balance: bool = True,
     symbol_clipped: NDArray[np.bool_] | None = None,
+    fit_on: NDArray[np.bool_] | None = None,
 ) -> ColourReading:
     """Name N symbol colours by the palette, adapting to the scene's light.
 
@@ -274,13 +275,21 @@ def classify_colours(
             None for none. From ``clip_fraction`` on, the channel's value is taken as a lower
             bound: it is completed from each reference in turn when compared with it, and
             the symbol is left out of the exposure estimate.
+        fit_on: ``(N,)`` the symbols the scene's light is learnt from (white balance on their
+            bodies, exposure, adaptation and the fit that chooses among the curves), or None
+            for all; every symbol is named under it. Look-alikes among the symbols (a cloth's
+            light checks read on the board's lattice) would otherwise set the light.
 
     Returns:
         A :class:`ColourReading`; its columns follow ``palette.names``.
     """
     n = len(symbol_rgb)
     k = len(palette.names)
-    sym, wb = _toned(symbol_rgb, body_rgb, 1.0, settings, body_white_balance)
+    fit = np.ones(n, bool) if fit_on is None else np.asarray(fit_on, bool).reshape(n)
+    if not fit.any():
+        fit = np.ones(n, bool)
+    n_fit = int(fit.sum())
+    sym, wb = _toned(symbol_rgb, body_rgb, 1.0, settings, body_white_balance, fit)
     clip = (
         np.zeros(sym.shape, bool)
         if symbol_clipped is None
@@ -295,16 +304,16 @@ def classify_colours(
         return ColourReading(empty, empty, wb, np.ones(3), np.zeros((0, 3)))
     best: tuple[float, NDArray[np.float64], NDArray[np.float64], ColourReading] | None = None
     best_strength = 1.0
-    strengths = settings.wb_strengths if n >= settings.wb_min_symbols else (1.0,)
-    contrasts = settings.tone_contrasts if n >= settings.wb_min_symbols else (1.0,)
+    strengths = settings.wb_strengths if n_fit >= settings.wb_min_symbols else (1.0,)
+    contrasts = settings.tone_contrasts if n_fit >= settings.wb_min_symbols else (1.0,)
     # the white balance's strength first (the camera's own curve), by the mean distance of
     # the symbols to their nearest paints
     for strength in strengths if body_white_balance else (1.0,):
         wb_s = wb**strength
-        d, gains, sat, lab = _adapt(sym, clip, wb_s, ref_lab, ref_lin, ref_y, w, settings)
-        fit = float(np.mean(d.min(axis=1)))
-        if best is None or fit < best[0] - 1e-9:
-            best = (fit, d, wb_s, ColourReading(d, d, wb_s, gains, lab, sat))
+        d, gains, sat, lab = _adapt(sym, clip, wb_s, ref_lab, ref_lin, ref_y, w, settings, fit)
+        mean_d = float(np.mean(d[fit].min(axis=1)))
+        if best is None or mean_d < best[0] - 1e-9:
+            best = (mean_d, d, wb_s, ColourReading(d, d, wb_s, gains, lab, sat))
             best_strength = strength
         if best[0] <= settings.wb_good_fit:
             break
@@ -312,18 +321,23 @@ def classify_colours(
     # curve may bring look-alikes (a cloth's blobs, far from every paint) nearer the paints
     # while it takes the tiles' own colours away from theirs, which the mean would reward
     if best is not None and best[0] > settings.wb_good_fit:
-        robust = float(np.median(best[1].min(axis=1)))
+        robust = float(np.median(best[1][fit].min(axis=1)))
         own_fit = best[0]
         for contrast in contrasts:
             if contrast == 1.0:
                 continue
-            sym_c, body_wb = _toned(symbol_rgb, body_rgb, contrast, settings, body_white_balance)
+            sym_c, body_wb = _toned(
+                symbol_rgb, body_rgb, contrast, settings, body_white_balance, fit
+            )
             wb_s = body_wb**best_strength
-            d, gains, sat, lab = _adapt(sym_c, clip, wb_s, ref_lab, ref_lin, ref_y, w, settings)
-            fit, med = float(np.mean(d.min(axis=1))), float(np.median(d.min(axis=1)))
-            if fit < own_fit - 1e-9 and med < robust - 1e-9:
+            d, gains, sat, lab = _adapt(
+                sym_c, clip, wb_s, ref_lab, ref_lin, ref_y, w, settings, fit
+            )
+            mean_d = float(np.mean(d[fit].min(axis=1)))
+            med = float(np.median(d[fit].min(axis=1)))
+            if mean_d < own_fit - 1e-9 and med < robust - 1e-9:
                 robust = med
-                best = (fit, d, wb_s, ColourReading(d, d, wb_s, gains, lab, sat))
+                best = (mean_d, d, wb_s, ColourReading(d, d, wb_s, gains, lab, sat))
     assert best is not None
     _, d, wb, reading = best
     z = -0.5 * (d / settings.sigma) ** 2
@@ -349,10 +363,12 @@ def _toned(
     contrast: float,
     settings: ColourSettings,
     body_white_balance: bool,
+    fit: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Symbols in linear RGB ``(N, 3)`` (less ``body_subtract`` of their bodies) and the bodies'
-    white-balance gains ``(3,)`` (ones without bodies or ``body_white_balance``), after the
-    sRGB values (0..255) are put through :func:`_contrast_curve` of ``contrast``."""
+    white-balance gains ``(3,)`` (ones without bodies or ``body_white_balance``; measured on
+    the bodies ``fit`` ``(N,)`` marks, None: all), after the sRGB values (0..255) are put
+    through :func:`_contrast_curve` of ``contrast``."""
     enc = np.asarray(symbol_rgb, np.float64).reshape(-1, 3) / 255.0
     if contrast != 1.0:
         enc = _contrast_curve(enc, contrast)
@@ -365,7 +381,8 @@ def _toned(
         body = linear_from_srgb(benc)
         if len(body) == len(sym):
             sym = np.maximum(sym - settings.body_subtract * body, 1e-4)
-        med = np.median(body, axis=0)
+        on = fit is not None and len(fit) == len(body) and not fit.all()
+        med = np.median(body[fit] if on else body, axis=0)
         if body_white_balance and np.all(med > 1e-5):
             wb = np.clip(med.mean() / med, 1.0 / settings.max_wb_gain, settings.max_wb_gain)
     return sym, wb
@@ -400,8 +417,10 @@ def _adapt(
     ref_y: NDArray[np.float64],
     w: NDArray[np.float64],
     settings: ColourSettings,
+    fit: NDArray[np.bool_] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], float, NDArray[np.float64]]:
-    """Exposure and scene adaptation (EM) under the white balance ``wb``.
+    """Exposure and scene adaptation (EM) under the white balance ``wb``, learnt from the
+    symbols ``fit`` ``(N,)`` marks (None: all); every symbol is compared under it.
 
     ``clip`` ``(N, 3)`` marks channels at the sensor's ceiling: their values are lower bounds.
     Compared with a reference, such a channel takes the reference's value (mapped back through
@@ -411,14 +430,16 @@ def _adapt(
     Returns the ``(N, K)`` weighted Delta E to each reference, the scene gains, the chroma
     scale and the symbols' ``(N, 3)`` CIELAB as compared (with its nearest reference).
     """
-    n = len(sym)
+    if fit is None:
+        fit = np.ones(len(sym), bool)
+    n = int(fit.sum())
     x = sym * wb
     cut = np.nonzero(clip.any(axis=1))[0]  # the symbols with a clipped channel
     xc, cc = x[cut], clip[cut][:, None, :]
     # the exposure from symbols that measure every channel, when there are a few
-    full = ~clip.any(axis=1)
+    full = ~clip.any(axis=1) & fit
     if full.sum() < settings.min_unclipped_symbols:
-        full = np.ones(n, bool)
+        full = fit.copy()
 
     def completed(gains: NDArray[np.float64], exposure: float) -> NDArray[np.float64]:
         """``(C, K, 3)``: the clipped symbols, their clipped channels raised to each
@@ -471,7 +492,9 @@ def _adapt(
         if len(cut):
             s[cut] = completed(gains, exposure)[np.arange(len(cut)), assign[cut]]
         s /= exposure
-        labels = np.unique(assign)
+        # (the clusters of the symbols the light is learnt from)
+        a_fit, s_fit = (assign, s) if n == len(sym) else (assign[fit], s[fit])
+        labels = np.unique(a_fit)
         if len(labels) < 2 and n < 2:
             break
         # one vote per colour cluster: its mean against its reference. For every chroma
@@ -479,8 +502,8 @@ def _adapt(
         # bright channels, where the signal is); the scale whose corrected means lie
         # nearest their references in CIELAB is kept (chroma lives in the dim channels,
         # which the least squares hardly sees)
-        counts = np.bincount(assign, minlength=len(ref_lin))
-        means = (np.eye(len(ref_lin))[assign].T @ s)[labels] / counts[labels, None]
+        counts = np.bincount(a_fit, minlength=len(ref_lin))
+        means = (np.eye(len(ref_lin))[a_fit].T @ s_fit)[labels] / counts[labels, None]
         refs = ref_lin[labels]
         ks = sats if len(labels) >= settings.saturation_min_clusters else np.ones(1)
         spaces = settings.saturation_spaces if len(ks) > 1 else settings.saturation_spaces[:1]

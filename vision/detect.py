@@ -497,6 +497,15 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        relearn_light_below: when fewer than this share of the reads lie within
+            ``max_colour_distance`` of a paint, the scene's light (white balance, exposure,
+            adaptation) is learnt again from the reads with black margins alone
+            (``body_max_dark``; at least ``colour.wb_min_symbols`` of them) and every read is
+            named under it; the reading that leaves more symbols near a paint is kept, a read
+            without a black margin only if it lay near a paint under the first light too.
+            Look-alikes that outnumber the tiles set the light otherwise: a checked cloth's
+            light checks read on the board's lattice (87 white "symbols" on purple "margins"
+            beside 45 tiles, L29g scene 53) put the real reds 70 from red. 0 turns it off.
         doubt_colour_distance, doubt_body_ratio, doubt_neutral_saturation: a read whose
             symbol is farther than ``doubt_colour_distance`` from every paint (weighted
             CIE76, as ``max_colour_distance``) and whose margin is also lighter than
@@ -725,6 +734,7 @@ class DetectorSettings:
     max_shape_distance: float = 0.3
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
+    relearn_light_below: float = 0.5
     doubt_colour_distance: float = 32.0
     doubt_body_ratio: float = 1.4
     doubt_neutral_saturation: float = 0.15
@@ -3747,6 +3757,32 @@ def _assemble(
     # read against the classic palette) is not a tile
     paint_d = col_read.distances.min(axis=1) if len(idx) else np.zeros(0)
     paint_ok = paint_d <= s.max_colour_distance
+    # ... but when most of them are, the scene's light may have been learnt from look-alikes
+    # that outnumber the tiles (a checked cloth's light checks read on the board's lattice:
+    # their "symbols" set the exposure, their cloth "margins" the white balance): it is
+    # learnt again from the reads with the board's black margins alone, and the reading that
+    # leaves more symbols near a paint is kept (``relearn_light_below``)
+    if len(idx) and float(paint_ok.mean()) < s.relearn_light_below:
+        xy = np.array([cands[i].centre_xy for i in idx])
+        xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
+        ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
+        black_ix = reads.body_v[ix] < s.body_max_dark * env[ys, xs]
+        if int(black_ix.sum()) >= s.colour.wb_min_symbols and not black_ix.all():
+            col_again = classify_colours(
+                sym_rgb,
+                body_rgb if len(body_rgb) else None,
+                palette,
+                s.colour,
+                body_white_balance=not getattr(prof, "white_balance", None),
+                symbol_clipped=clipped,
+                fit_on=black_ix,
+            )
+            d_again = col_again.distances.min(axis=1)
+            # (it vouches for the reads it was learnt from: a read without a black margin
+            # must have passed under the first light too)
+            ok_again = (d_again <= s.max_colour_distance) & (black_ix | paint_ok)
+            if int(ok_again.sum()) > int(paint_ok.sum()):
+                col_read, paint_d, paint_ok = col_again, d_again, ok_again
     # ... and one both far from its paint and lighter than the board's black is neither
     # (``doubt_colour_distance``, ``doubt_body_ratio``): a cloth's pale blot in a dark ring
     if len(idx) > 1 and s.doubt_colour_distance > 0:

@@ -259,3 +259,25 @@ def test_the_tone_curve_search_does_not_make_look_alikes_paint() -> None:
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95
     assert score.detected - score.correct_detections <= 1
+
+
+def test_the_light_is_learnt_from_the_symbols_fit_on_marks() -> None:
+    """Look-alikes that outnumber the tiles (a cloth's light checks on purple cloth
+    "margins", read on the board's lattice) set the scene's light when it is learnt from every
+    symbol: the tiles then lie far from their paints. Learnt from the tiles alone
+    (``fit_on``), every tile is named right and near its paint; all marked is the default."""
+    palette = Palette.classic()
+    sym, body, truth = _symbols(palette, light=(1.0, 0.9, 0.8), per_colour=3)
+    rng = np.random.default_rng(1)
+    n_fake = 3 * len(sym)
+    fake_sym = np.clip(rng.normal([235.0, 228.0, 220.0], 4.0, (n_fake, 3)), 0, 255)
+    fake_body = np.clip(rng.normal([120.0, 100.0, 160.0], 4.0, (n_fake, 3)), 0, 255)
+    all_sym, all_body = np.vstack([sym, fake_sym]), np.vstack([body, fake_body])
+    tiles = np.arange(len(all_sym)) < len(sym)
+    plain = classify_colours(all_sym, all_body, palette)
+    learnt = classify_colours(all_sym, all_body, palette, fit_on=tiles)
+    assert _named(learnt.confidences[tiles], palette) == truth
+    assert float(learnt.distances[tiles].min(axis=1).max()) <= 20.0
+    assert float(plain.distances[tiles].min(axis=1).max()) > 40.0  # (47)
+    every = classify_colours(all_sym, all_body, palette, fit_on=np.ones(len(all_sym), bool))
+    assert np.array_equal(every.distances, plain.distances)

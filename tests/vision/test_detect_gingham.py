@@ -157,3 +157,23 @@ def test_a_glared_board_of_one_shape_in_many_paints_is_read() -> None:
         detect(scene.image_bgr, settings=shapes_only), scene.truth, scene.pitch_px
     )
     assert before.recall < 0.5
+
+
+def test_a_checked_cloth_does_not_set_the_light() -> None:
+    """Legal scene 53 of ``--seed 29`` (gamma render): 60 light checks of a purple gingham
+    read as glared tiles on the board's lattice beside its 45 tiles. Their white "symbols"
+    and purple "margins" set the colour step's light, under which 27 real tiles lay farther
+    than ``max_colour_distance`` from their paints and were dropped with the checks. The
+    light is learnt again from the black-margined reads (``relearn_light_below``): every
+    tile is read, no check is."""
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings
+    from vision.evaluate import legal_board
+
+    scene = hard_scene(29, 53, legal_board).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.95 and score.precision >= 0.98, score.summary()
+    assert score.identity >= 0.97, score.summary()
+    once = replace(DetectorSettings(), relearn_light_below=0.0)
+    before = score_detection(detect(scene.image_bgr, settings=once), scene.truth, scene.pitch_px)
+    assert before.recall < 0.6

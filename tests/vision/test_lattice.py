@@ -71,6 +71,7 @@ def test_corner_gaps_with_random_edges_do_not_halve_the_pitch(seed: int) -> None
 def test_settings_document_the_link_rules() -> None:
     doc = LatticeSettings.__doc__ or ""
     assert "max_tile_turn_deg" in doc and "mutual_links" in doc
+    assert "lattice_frame_links" in doc
 
 
 @pytest.mark.parametrize(
@@ -182,3 +183,54 @@ def test_a_poor_reading_is_tried_again_with_the_other_pitches(seed: int, k: int,
     assert score_detection(once, scene.truth, scene.pitch_px).recall < 0.3, what
     default = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert default.recall >= 0.9 and default.precision >= 0.98, (what, default.summary())
+
+
+def test_a_line_and_a_far_arm_get_the_pitch_across_the_line() -> None:
+    """The 15 holes of seed-23 scene 28 the lattice was fitted to (image px, edge angles and
+    side estimates as measured, rounded): a long arm, and a second arm three rows across
+    joined to it by a short row. The corner tile's edges read 17 degrees off (a glared star)
+    and three glared tiles' sides read 66-78 px for 54, so the first cluster grown in the
+    tiles' own frames is the long arm alone, and the rest placed through its fit landed two
+    rows across. Grown again with the links in the lattice's own frame
+    (``lattice_frame_links``), every hole gets its own cell. (Rounded so, the inputs fit
+    right without them too; the scene test below fails without them.)"""
+    xy = np.array(
+        [
+            [693, 806], [745, 788], [669, 763], [644, 719], [617, 673], [590, 627], [561, 578],
+            [531, 529], [502, 477], [470, 425], [436, 371], [794, 768], [886, 836], [865, 792],
+            [842, 749],
+        ],
+        np.float64,
+    )  # fmt: skip
+    deg = [42, 66, 54, 64, 60, 55, 59, 58, 58, 57, 60, 68, 67, 65, 67]
+    angles = np.radians(np.array(deg, np.float64))
+    sides = np.array([53, 46, 50, 44, 45, 56, 49, 55, 78, 66, 72, 77, 43, 43, 43], np.float64)
+    # the true cells (row, col) of the board, as rendered
+    grid = np.array(
+        [(1, 3), (1, 2), (2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (7, 3), (8, 3), (9, 3),
+         (10, 3), (1, 1), (-1, 0), (0, 0), (1, 0)],
+        np.float64,
+    )  # fmt: skip
+    fit = fit_lattice(xy, angles, sides)
+    _assert_on_the_tiles_lattice(grid, fit.cells)
+    assert fit.pitch_px == pytest.approx(54.0, rel=0.05)
+
+
+def test_a_glared_board_beside_a_line_is_placed_on_the_line_s_lattice() -> None:
+    """Seed-23 scene 28 (random board on dark laminate, a lamp's glare over one arm): the
+    first cluster was the long arm alone (its corner tile's edges read 17 degrees off) and the
+    lattice placed through it put the other arm two rows away instead of three: 15 of 27
+    tiles lost, 6 misread. Now (``lattice_frame_links``) all are read."""
+    from dataclasses import replace
+
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings, detect
+    from vision.evaluate import score_detection
+
+    scene = hard_scene(23, 28).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.95 and score.precision >= 0.97 and score.identity >= 0.9
+    s = DetectorSettings()
+    off = replace(s, lattice=replace(s.lattice, lattice_frame_links=False))
+    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    assert before.recall < 0.7
