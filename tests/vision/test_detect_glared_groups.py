@@ -1,0 +1,43 @@
+"""Small groups of glared reads apart from the board are look-alikes
+(``DetectorSettings.glared_group_max``).
+
+A glared margin (not black against the light envelope) is the weakest evidence a read has: a
+checked cloth's light cells around its dark checks pass as black paint lifted to the light's
+grey. Glare lies over a board laid touching, so a few glared reads standing apart from every
+other read are dropped; glared tiles beside black ones, and a whole glared board, stay.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from benchmarks.bench_vision import hard_scene
+from vision.detect import DetectorSettings, detect
+from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
+
+DEFAULT = DetectorSettings()
+OFF = dataclasses.replace(DEFAULT, glared_group_max=0)
+
+
+def _score(seed: int, k: int, legal: bool, settings: DetectorSettings) -> DetectionScore:
+    make = legal_board if legal else random_board
+    scene = hard_scene(seed, k, make, isp_space="linear").final  # as found (2026-11-22)
+    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
+
+
+def test_a_checked_cloths_cells_apart_from_the_board_make_no_tiles() -> None:
+    """Seed 29 legal scene 53 (purple gingham, glare, two hands): the dark checks in rings of
+    lavender and white read as glared purple squares all over the cloth (36 false tiles);
+    those in groups of up to three apart from every other read go (10), every tile stays."""
+    on, off = _score(29, 53, True, DEFAULT), _score(29, 53, True, OFF)
+    assert off.detected - off.correct_detections >= 30
+    assert (off.detected - off.correct_detections) - (on.detected - on.correct_detections) >= 8
+    assert on.matched_visible == off.matched_visible
+
+
+def test_a_glared_corner_of_a_board_stays() -> None:
+    """Seed 19 random scene 2: four glared tiles lie apart from the board's black ones (a
+    group larger than ``glared_group_max``): they stay."""
+    on, off = _score(19, 2, False, DEFAULT), _score(19, 2, False, OFF)
+    assert on.matched_visible == off.matched_visible
+    assert on.detected - on.correct_detections <= off.detected - off.correct_detections
