@@ -2415,8 +2415,10 @@ def _apart_groups(
     glared = reads.body_v >= s.body_max_dark * env[ys, xs]
     linked = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= s.isolated_cells
     group = np.arange(n)
-    while True:  # each read takes the smallest label it links to, until none changes
+    while True:  # each read takes the smallest label it links to (and that label's own
+        # label: a read of the same group), until none changes
         nxt = np.where(linked, group[None, :], n).min(axis=1)
+        nxt = nxt[nxt]
         if np.array_equal(nxt, group):
             break
         group = nxt

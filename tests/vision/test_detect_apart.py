@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
 from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, detect
+from vision.detect import DetectorSettings, _apart_groups, _Reads, detect
 from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
 
 DEFAULT = DetectorSettings()
@@ -58,3 +60,49 @@ def test_a_floral_cloths_flowers_in_coloured_margins_make_no_tiles() -> None:
     )
     assert (off.detected - off.correct_detections) - (on.detected - on.correct_detections) >= 3
     assert on.matched_visible == off.matched_visible
+
+
+def _reads(body_v: list[float], body_rgb: list[list[float]]) -> _Reads:
+    """Readings with the given margins (brightness, RGB) and a green symbol each."""
+    n = len(body_v)
+    z = np.zeros(n)
+    return _Reads(
+        ok=np.ones(n, bool),
+        profile=np.zeros((n, 8)),
+        solidity=z,
+        symbol_rgb=np.tile([40.0, 180.0, 60.0], (n, 1)),
+        body_rgb=np.array(body_rgb, np.float64),
+        area=z,
+        body_v=np.array(body_v, np.float64),
+        body_sat=z,
+        sharpness=z,
+        blur=z,
+        score=np.zeros((n, 4), np.float32),
+        centroid=np.zeros((n, 2)),
+    )
+
+
+def test_small_groups_apart_without_black_paint_go() -> None:
+    """A board of eight black-margined reads on a row; two reads five cells off it go when
+    their margins are glared (as bright as the light) or navy (coloured beyond black paint),
+    and stay when they are black; a group larger than ``apart_group_max`` stays."""
+    env = np.full((40, 40), 200.0, np.float32)
+    board = [(0, c) for c in range(8)]
+    black, glared, navy = [30.0, 30.0, 32.0], [150.0, 150.0, 152.0], [20.0, 45.0, 70.0]
+
+    def drop(far: list[tuple[int, int]], margin: list[float]) -> list[bool]:
+        cells = np.array(board + far, np.int64)
+        rgb = [black] * len(board) + [margin] * len(far)
+        reads = _reads([max(m) for m in rgb], rgb)
+        centres = [np.array([10.0, 10.0])] * len(cells)
+        return _apart_groups(cells, reads, centres, env, DEFAULT).tolist()
+
+    two = [(5, 3), (5, 4)]
+    assert drop(two, glared) == [False] * 8 + [True, True]
+    assert drop(two, navy) == [False] * 8 + [True, True]
+    assert not any(drop(two, black))
+    assert not any(drop([(5, c) for c in range(4)], glared))
+    cells = np.array(board + two, np.int64)
+    reads = _reads([30.0] * 8 + [150.0] * 2, [black] * 8 + [glared] * 2)
+    off = dataclasses.replace(DEFAULT, apart_group_max=0)
+    assert not _apart_groups(cells, reads, [np.zeros(2)] * 10, env, off).any()
