@@ -181,6 +181,25 @@ class DetectorSettings:
             when it shows its own square dark body (tiles are played touching the board);
             checked again after the overlap test below (a read that only a look-alike linked
             to the board; one false tile fewer on 21 cached sets, nothing else changed).
+        apart_group_max, apart_max_foreign_chroma: a group of at most ``apart_group_max``
+            reads - reads linked when they lie within ``isolated_cells`` cells (Chebyshev) of
+            each other - standing apart from the board (the largest group) is no tile when
+            none of its margins is the board's black paint: each is glared (not black against
+            the light envelope: ``body_v`` at least ``body_max_dark`` x it) or keeps a chroma
+            that neither the board's black margins nor its own symbol explains
+            (:func:`_foreign_chroma` against the largest group's black margins, at least
+            ``min_pitch_support`` of them) above ``apart_max_foreign_chroma``. The lone-read
+            check (``isolated_cells``) lets a few look-alikes vouch for each other far from
+            the board: a checked cloth's dark checks in rings of light cells pass as glared
+            tiles (black paint lifted to the light's grey), a navy floral cloth's flower
+            centres as tiles in dark margins. A glare spot lies over a board laid touching,
+            and black paint is spectrally flat under one light: true tiles cut off from the
+            board (a hand, a sleeve) show its black. On the 25 cached sets (baseline
+            readings), groups of 1-3 apart from the board: every true tile's margin within
+            0.12 of the board's black, look-alikes' 0.15-0.72 or glared; 0.25 is above the
+            99th percentile of all read tiles (0.18-0.24) and drops 25 false reads, no true
+            one (groups of up to 4: 4 true glared tiles, seed-19 random scene 2). 0 turns it
+            off.
         overlap_max_separation, overlap_min_stray: tiles are solid squares laid touching,
             so two reads on neighbouring cells (also diagonally) whose symbol centres lie
             closer than ``overlap_max_separation`` cells along both grid axes overlap: one is
@@ -520,6 +539,17 @@ class DetectorSettings:
             grey (that one true tile, 0.10) and shifts its symbol's colour. Measured: 169 ->
             138 false tiles, missed and identity unchanged (R23 scene 56, a noise cloth's
             cyan blots read as green: 6 -> 0). 0: off.
+        doubt_foreign_chroma, doubt_foreign_colour_distance: ... and a read lighter so (and
+            not grey) whose margin also keeps a chroma that neither the board's black margins
+            nor its own symbol explains (:func:`_foreign_chroma`, as
+            ``grow_max_foreign_chroma``) above ``doubt_foreign_chroma`` is no tile when its
+            symbol lies beyond ``doubt_foreign_colour_distance`` from every paint: three signs
+            of a cloth (a pale blot of a noise cloth in a ring of its dark green, a flower's
+            centre in its petals) that each happen to true tiles alone. On the 25 cached sets
+            (baseline readings), of the reads lighter than 1.4 x the median margin and not
+            grey, with the symbol 16-32 from its paint: 65 true and 69 false; with a foreign
+            margin chroma above 0.2 too, 25 false and no true one; above 0.25, 20 false (0.25
+            is above the 99th percentile of all read tiles, 0.18-0.24). 0 turns it off.
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -661,6 +691,8 @@ class DetectorSettings:
     weak_group_link: int = 2
     grow_rounds: int = 6
     isolated_cells: int = 2
+    apart_group_max: int = 3
+    apart_max_foreign_chroma: float = 0.25
     overlap_max_separation: float = 0.8
     overlap_min_stray: float = 0.1
     grow_min_tiles: int = 3
@@ -738,6 +770,8 @@ class DetectorSettings:
     doubt_colour_distance: float = 32.0
     doubt_body_ratio: float = 1.4
     doubt_neutral_saturation: float = 0.15
+    doubt_foreign_chroma: float = 0.25
+    doubt_foreign_colour_distance: float = 16.0
     glare_lone_max_saturation: float = 0.12
     glare_lone_min_paint: float = 10.0
     occluder_max_share: float = 0.35
@@ -2407,6 +2441,52 @@ def _overlapping(
         drop[worst] = True
 
 
+def _apart_groups(
+    cells: NDArray[np.int64],
+    reads: _Reads,
+    centres_xy: list[NDArray[np.float64]],
+    env: NDArray[np.float32],
+    s: DetectorSettings,
+) -> NDArray[np.bool_]:
+    """Reads in small groups apart from the board whose margins show none of its black.
+
+    ``cells``: ``(N, 2)`` lattice cells of the reads; ``reads``: their readings; ``centres_xy``:
+    their symbol centres in work-image pixels, where the light envelope ``env`` (work image,
+    0..255) is sampled. Reads are linked within ``isolated_cells`` cells (Chebyshev); a group
+    of at most ``apart_group_max`` reads other than the largest is dropped when every margin
+    is glared or foreign to the largest group's black margins (``apart_max_foreign_chroma``).
+    Returns ``(N,)`` True for the reads to drop.
+    """
+    n = len(cells)
+    out = np.zeros(n, bool)
+    if n < 2 or s.apart_group_max <= 0:
+        return out
+    xy = np.asarray(centres_xy, np.float64).reshape(n, 2)
+    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
+    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
+    glared = reads.body_v >= s.body_max_dark * env[ys, xs]
+    linked = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= s.isolated_cells
+    group = np.arange(n)
+    while True:  # each read takes the smallest label it links to (and that label's own
+        # label: a read of the same group), until none changes
+        nxt = np.where(linked, group[None, :], n).min(axis=1)
+        nxt = nxt[nxt]
+        if np.array_equal(nxt, group):
+            break
+        group = nxt
+    size = np.bincount(group, minlength=n)
+    board = int(np.argmax(size))
+    doubtful = glared.copy()
+    black = (group == board) & ~glared
+    if s.apart_max_foreign_chroma > 0 and int(black.sum()) >= s.min_pitch_support:
+        ref = np.median(reads.body_rgb[black], axis=0)
+        foreign = _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref)
+        doubtful |= foreign > s.apart_max_foreign_chroma
+    clean = np.bincount(group, weights=(~doubtful).astype(np.float64), minlength=n) == 0
+    out = (group != board) & (size[group] <= s.apart_group_max) & clean[group]
+    return out
+
+
 def _linked_share(tiles: list[TileObservation]) -> float:
     """Share of ``tiles`` with another on a 4-neighbouring cell (0 for none)."""
     cells = {(t.pos.row, t.pos.col) for t in tiles}
@@ -3721,6 +3801,22 @@ def _assemble(
                     grown_conf = grown_conf[~lone[n_kept:]]
                 n_kept -= int(lone[:n_kept].sum())
                 idx = [i for i, g in zip(idx, lone.tolist(), strict=True) if not g]
+    # a small group apart from the board without its black paint (``apart_*``)
+    if len(idx) > 1 and s.apart_group_max > 0:
+        apart = _apart_groups(
+            cells[np.array(idx, np.int64)],
+            reads.take(np.array(idx)),
+            [cands[i].centre_xy for i in idx],
+            env,
+            s,
+        )
+        if apart.any():
+            ix0 = np.array(idx, np.int64)
+            valid[ix0[apart]] = False
+            if len(grown_conf):
+                grown_conf = grown_conf[~apart[n_kept:]]
+            n_kept -= int(apart[:n_kept].sum())
+            idx = [i for i, g in zip(idx, apart.tolist(), strict=True) if not g]
     if valid.any():  # cells from 0; the homography follows
         off = cells[valid].min(axis=0)
         cells = cells - off
@@ -3793,6 +3889,15 @@ def _assemble(
         lighter = body > s.doubt_body_ratio * float(np.median(body))
         lighter &= reads.body_sat[ix] > s.doubt_neutral_saturation  # not glare's grey
         paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
+        # ... or nearer its paint, but with a margin coloured beyond the board's black too
+        if s.doubt_foreign_chroma > 0 and int(black.sum()) >= s.min_pitch_support:
+            ref = np.median(reads.body_rgb[: len(black)][black], axis=0)
+            foreign = _foreign_chroma(reads.body_rgb[ix], reads.symbol_rgb[ix], ref)
+            paint_ok &= ~(
+                lighter
+                & (foreign > s.doubt_foreign_chroma)
+                & (paint_d > s.doubt_foreign_colour_distance)
+            )
     paint = paint_ok.tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
     cell_list = cells[ix].tolist() if idx else []
