@@ -41,15 +41,19 @@ def test_dim_glared_board_on_a_dark_floral_cloth_keeps_few_look_alikes() -> None
     board of 63 tiles under glare on a navy floral cloth whose flowers are 2-3x the symbols.
     It read 6 of them; taking the small holes for the symbols reads nearly all, and the
     margin's colour (``small_symbols_max_foreign_chroma``: navy cloth around a small flower
-    is no black paint) keeps the look-alikes to a few (15 without it)."""
+    is no black paint) keeps the look-alikes to a few (15 without it; measured with the
+    later checks of a margin's foreign colour, ``apart_*`` and ``doubt_foreign_*``, off, as
+    they drop some of the same flowers)."""
     scene = hard_scene(29, 24, legal_board, isp_space="linear").final
     s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
     assert missed <= 4 and false <= 5, (missed, false)
+    alone = replace(s, apart_group_max=0, doubt_foreign_chroma=0.0)
+    missed_on, false_on = _missed_and_false(scene, alone)
     missed_any, false_any = _missed_and_false(
-        scene, replace(s, small_symbols_max_foreign_chroma=0.0)
+        scene, replace(alone, small_symbols_max_foreign_chroma=0.0)
     )
-    assert missed_any >= missed and false_any >= false + 6, (missed_any, false_any, false)
+    assert missed_any >= missed_on and false_any >= false_on + 6, (false_any, false_on)
     missed_off, _ = _missed_and_false(scene, replace(s, small_symbols_min_holes=0))
     assert missed_off >= 40, missed_off
 
