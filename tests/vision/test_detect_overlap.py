@@ -62,8 +62,11 @@ def test_a_floral_cloth_beside_the_board_makes_no_tiles() -> None:
     """Seed 11 scene 43 (floral cloth, dim, oblique): two red flowers on free cells beside
     the board read as tiles 0.57 and 0.70 of a pitch from one; overlapping it, they go, and
     every tile stays. (The margins of those flowers are coloured beyond black paint, so the
-    ``doubt_foreign_*`` check drops them too: it is left out here, to test this one.)"""
-    alone = dataclasses.replace(DEFAULT, doubt_foreign_chroma=0.0, apart_group_max=0)
+    ``doubt_foreign_*`` check drops them too: it is left out here, to test this one, as are
+    the small groups apart from the board and the cut symbols' check.)"""
+    alone = dataclasses.replace(
+        DEFAULT, doubt_foreign_chroma=0.0, apart_group_max=0, cut_chord_max=0.0
+    )
     on = _score(11, 43, alone)
     off = _score(11, 43, dataclasses.replace(alone, overlap_max_separation=0.0))
     without_overlap = _score(11, 43, OFF)  # ... which the later check drops alone
