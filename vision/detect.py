@@ -3480,7 +3480,10 @@ def _corner_share(
     if lattice is None or not holes or not tiles:
         return 0.0
     xy = np.array([c.centre_xy for c in holes], np.float64) / scale
-    inv = np.linalg.inv(np.asarray(lattice.image_from_grid, np.float64))
+    try:
+        inv = np.linalg.inv(np.asarray(lattice.image_from_grid, np.float64))
+    except np.linalg.LinAlgError:  # a degenerate lattice: nothing lies at its corners
+        return 0.0
     g = np.c_[xy, np.ones(len(xy))] @ inv.T
     g = g[:, :2] / g[:, 2:3]  # (col, row), cell centres at integers
     base = np.floor(g).astype(np.int64)

@@ -63,6 +63,8 @@ def test_holes_where_read_tiles_meet_are_corner_gaps() -> None:
     assert _corner_share(gaps + others, scale, tiles, lattice) == pytest.approx(0.5)
     assert _corner_share(gaps, scale, [], lattice) == 0.0
     assert _corner_share(gaps, scale, tiles, None) == 0.0
+    flat = Lattice(pitch_px=pitch, angle_deg=0.0, image_from_grid=((1, 0, 0), (1, 0, 0), (0, 0, 1)))
+    assert _corner_share(gaps, scale, tiles, flat) == 0.0  # singular: no corners, no error
 
 
 @pytest.mark.slow
