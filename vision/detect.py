@@ -36,7 +36,7 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import cv2
@@ -2545,6 +2545,15 @@ def _overlapping(
         drop[worst] = True
 
 
+def _envelope_at(env: NDArray[np.float32], xy: NDArray[np.float64]) -> NDArray[np.float32]:
+    """The light envelope ``env`` (work image) at the points ``xy`` ``(N, 2)`` (work px),
+    rounded to the nearest pixel and clipped into the image; ``(N,)`` in ``env``'s dtype."""
+    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
+    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
+    out: NDArray[np.float32] = env[ys, xs]
+    return out
+
+
 def _apart_groups(
     cells: NDArray[np.int64],
     reads: _Reads,
@@ -2566,9 +2575,7 @@ def _apart_groups(
     if n < 2 or s.apart_group_max <= 0:
         return out
     xy = np.asarray(centres_xy, np.float64).reshape(n, 2)
-    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
-    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
-    glared = reads.body_v >= s.body_max_dark * env[ys, xs]
+    glared = reads.body_v >= s.body_max_dark * _envelope_at(env, xy)
     linked = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= s.isolated_cells
     group = np.arange(n)
     while True:  # each read takes the smallest label it links to (and that label's own
@@ -2829,9 +2836,7 @@ def _judge_grown(
         reads.symbol_rgb[cand],
         None if reads.mix is None else reads.mix[cand].reshape(len(cand), s.patch_px, s.patch_px),
     )
-    xs = np.clip(np.round(centres[:, 0] * scale).astype(int), 0, env.shape[1] - 1)
-    ys = np.clip(np.round(centres[:, 1] * scale).astype(int), 0, env.shape[0] - 1)
-    env_at = env[ys, xs].astype(np.float64)
+    env_at = _envelope_at(env, centres * scale).astype(np.float64)
     ok = (
         reads.ok
         & (d.min(axis=1) <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur)
@@ -4001,13 +4006,19 @@ def _assemble(
         clipped = np.where(_calibrated_rgb(sym_rgb, wb.gains) >= 255.0 - 1e-6, 1.0, clipped)
         sym_rgb = _calibrated_rgb(sym_rgb, wb.gains)
         body_rgb = _calibrated_rgb(body_rgb, wb.gains)
-    col_read = classify_colours(
+    name_colours = partial(
+        classify_colours,
         sym_rgb,
         body_rgb if len(body_rgb) else None,
         palette,
         s.colour,
         body_white_balance=not getattr(prof, "white_balance", None),
         symbol_clipped=clipped,
+    )
+    col_read = name_colours()
+    # the light envelope at the reads' symbol centres (work px), for the checks below
+    env_ix = _envelope_at(
+        env, np.array([cands[i].centre_xy for i in idx], np.float64).reshape(-1, 2)
     )
 
     tiles: list[TileObservation] = []
@@ -4023,20 +4034,9 @@ def _assemble(
     # learnt again from the reads with the board's black margins alone, and the reading that
     # leaves more symbols near a paint is kept (``relearn_light_below``)
     if len(idx) and float(paint_ok.mean()) < s.relearn_light_below:
-        xy = np.array([cands[i].centre_xy for i in idx])
-        xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
-        ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
-        black_ix = reads.body_v[ix] < s.body_max_dark * env[ys, xs]
+        black_ix = reads.body_v[ix] < s.body_max_dark * env_ix
         if int(black_ix.sum()) >= s.colour.wb_min_symbols and not black_ix.all():
-            col_again = classify_colours(
-                sym_rgb,
-                body_rgb if len(body_rgb) else None,
-                palette,
-                s.colour,
-                body_white_balance=not getattr(prof, "white_balance", None),
-                symbol_clipped=clipped,
-                fit_on=black_ix,
-            )
+            col_again = name_colours(fit_on=black_ix)
             d_again = col_again.distances.min(axis=1)
             # (it vouches for the reads it was learnt from: a read without a black margin
             # must have passed under the first light too)
@@ -4046,10 +4046,7 @@ def _assemble(
     # ... and one both far from its paint and lighter than the board's black is neither
     # (``doubt_colour_distance``, ``doubt_body_ratio``): a cloth's pale blot in a dark ring
     if len(idx) > 1 and s.doubt_colour_distance > 0:
-        xy = np.array([cands[i].centre_xy for i in idx])
-        xs = np.clip(np.round(xy[:, 0]).astype(int), 0, env.shape[1] - 1)
-        ys = np.clip(np.round(xy[:, 1]).astype(int), 0, env.shape[0] - 1)
-        body = reads.body_v[ix] / np.maximum(env[ys, xs], 1.0)
+        body = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         lighter = body > s.doubt_body_ratio * float(np.median(body))
         lighter &= reads.body_sat[ix] > s.doubt_neutral_saturation  # not glare's grey
         paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
