@@ -167,17 +167,19 @@ def hard_scene(
     k: int,
     make_board: Callable[[np.random.Generator, int], Any] = random_board,
     isp_space: Literal["gamma", "linear"] = "gamma",
+    art: float = 0.0,
 ) -> HardScene:
     """Scene ``k`` of the hard benchmark with ``--seed seed`` (deterministic), every step.
 
     Used by the benchmark and by tests that keep a benchmark scene that once failed.
     ``isp_space="linear"`` draws it as the renderer did before 2026-11-21 (saturation and
     sharpening in linear light; :attr:`vision.render.Conditions.isp_space`), for tests that
-    keep a scene found then.
+    keep a scene found then. ``art`` > 0 draws the symbols with another set's proportions
+    (:attr:`vision.render.Conditions.art`; the sampled conditions and board stay the same).
     """
     sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
     rng = np.random.default_rng([seed, k])
-    cond = replace(Conditions.sample(rng, "hard"), isp_space=isp_space)
+    cond = replace(Conditions.sample(rng, "hard"), isp_space=isp_space, art=art)
     n = int(rng.integers(6, 81))
     board = make_board(rng, n)
     size = sizes[int(rng.integers(len(sizes)))]
@@ -208,6 +210,7 @@ def _accuracy_hard(
     n_scenes: int,
     seed: int,
     make_board: Callable[[np.random.Generator, int], Any] = random_board,
+    art: float = 0.0,
 ) -> dict[str, Any]:
     total = DetectionScore()
     below = DetectionScore()
@@ -219,7 +222,7 @@ def _accuracy_hard(
     times: list[float] = []
     replaced = 0
     for k in range(n_scenes):
-        scene = hard_scene(seed, k, make_board)
+        scene = hard_scene(seed, k, make_board, art=art)
         if scene.in_spec is not None:  # out of spec as sampled: scored apart
             first = scene.first
             below = below + score_detection(detect(first.image_bgr), first.truth, first.pitch_px)
@@ -443,6 +446,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="12 scenes, 1 board/preset, 5 repeats")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--speed-only", action="store_true", help="no accuracy scenes")
+    ap.add_argument(
+        "--art",
+        type=float,
+        default=0.0,
+        help="hard scenes drawn with symbols of other proportions, 0..1 (Conditions.art; "
+        "a check that the reader does not lean on the renderer's own art; default 0)",
+    )
     a = ap.parse_args(argv or [])
     if a.speed_only and a.no_speed:
         ap.error("--speed-only and --no-speed together leave nothing to run")
@@ -458,8 +468,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         },
     }
     if a.scenes:
-        out["hard"] = _accuracy_hard(a.scenes, a.seed)
-        out["hard_legal"] = _accuracy_hard(a.scenes, a.seed, legal_board)
+        out["hard"] = _accuracy_hard(a.scenes, a.seed, art=a.art)
+        out["hard_legal"] = _accuracy_hard(a.scenes, a.seed, legal_board, art=a.art)
     if a.preset_boards:
         out["presets"] = _accuracy_presets(a.preset_boards, a.seed)
     if not a.no_speed:

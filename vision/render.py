@@ -50,7 +50,7 @@ import functools
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, cast, get_args
@@ -223,6 +223,15 @@ class Conditions:
             lines bow outward toward the edges and tiles there are drawn smaller. Truth
             positions are distorted the same way; ``Rendered.image_from_grid`` stays the
             ideal lens's homography.
+        art: how far the printed symbols' proportions depart from the classic set's, 0..1
+            (0 = the classic art of :func:`_symbol_polys`). Editions, printings and
+            home-made (3D-printed, laser-cut) sets draw the same six symbols a little
+            differently: at 1 each proportion (symbol scale, the diamond's aspect, the
+            clover's lobe size and spread, the stars' inner radii and flank bow, the square's
+            corner rounding) moves by up to its own bound (10-25 %, :func:`art_symbols`),
+            drawn once per scene from its seed. A check that the reader does not lean on the
+            exact art of the renderer; the hard benchmark does not sample it (``bench_vision
+            --art``).
     """
 
     tilt_deg: float = 8.0
@@ -271,8 +280,11 @@ class Conditions:
     denoise: float = 0.0
     isp_space: Literal["gamma", "linear"] = "gamma"
     lens_k1: float = 0.0
+    art: float = 0.0
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.art <= 1.0:
+            raise ValueError(f"art must be in [0, 1] (0 = the classic symbols), got {self.art}")
         if not -0.4 <= self.lens_k1 <= 0.0:
             raise ValueError(
                 f"lens_k1 must be in [-0.4, 0] (barrel distortion; 0 = ideal lens), "
@@ -1201,33 +1213,78 @@ def _star(
     return np.array(pts, dtype=np.float64)
 
 
-def _symbol_polys(shape: Shape) -> list[NDArray[np.float64]]:
+def _symbol_polys(shape: Shape, v: Mapping[str, float] | None = None) -> list[NDArray[np.float64]]:
     """Filled polygons (union) of a symbol in tile units (tile width 1, centred, y down).
 
     Proportions from photos of the classic set: each symbol spans ~60-70% of the tile; the
-    square/clover lobes align with the tile edges, the diamond/criss-cross point to its corners.
+    square's edges, the diamond's tips and the clover's lobes align with the tile's edges, the
+    criss-cross points to its corners. ``v`` scales the proportions (keys of
+    :data:`_ART_BOUNDS`, 1 = classic; ``round`` is the square's corner radius in tile units).
     """
+    f = dict.fromkeys(_ART_BOUNDS, 1.0) | {"round": 0.0} | dict(v or {})
+    k = f["scale"]
     if shape is Shape.CIRCLE:
-        return [_circle(0, 0, 0.31, 72)]
+        return [_circle(0, 0, 0.31 * k * f["circle"], 72)]
     if shape is Shape.SQUARE:
-        s = 0.285
+        s = 0.285 * k * f["square"]
+        if f["round"] > 0:
+            return [_rounded_square(s, f["round"], 5)]
         return [np.array([[-s, -s], [s, -s], [s, s], [-s, s]], np.float64)]
     if shape is Shape.DIAMOND:
-        d = 0.36
-        return [np.array([[0, -d], [d, 0], [0, d], [-d, 0]], np.float64)]
+        d = 0.36 * k
+        dx, dy = d / math.sqrt(f["diamond_aspect"]), d * math.sqrt(f["diamond_aspect"])
+        return [np.array([[0, -dy], [dx, 0], [0, dy], [-dx, 0]], np.float64)]
     if shape is Shape.CLOVER:
-        r, off = 0.15, 0.165
+        r, off = 0.15 * k * f["clover_lobe"], 0.165 * k * f["clover_spread"]
         polys = [
             _circle(off * math.cos(a), off * math.sin(a), r, 48)
             for a in (0, math.pi / 2, math.pi, 1.5 * math.pi)
         ]
-        polys.append(_circle(0, 0, 0.14, 24))
+        polys.append(_circle(0, 0, 0.14 * k * f["clover_lobe"], 24))
         return polys
     if shape is Shape.STAR4:
-        return [_star(4, 0.42, 0.10, math.pi / 4, concave=0.18)]
+        return [_star(4, 0.42 * k, 0.10 * k * f["star4_inner"], math.pi / 4, 0.18 * f["star4_bow"])]
     if shape is Shape.STAR8:
-        return [_star(8, 0.35, 0.19, -math.pi / 2)]
+        return [_star(8, 0.35 * k, 0.19 * k * f["star8_inner"], -math.pi / 2)]
     raise ValueError(f"unknown shape {shape!r}")  # pragma: no cover
+
+
+#: Bounds of :attr:`Conditions.art` at 1: each proportion of the classic art moves by up to
+#: this fraction either way (``scale`` for every symbol of a set at once; ``round``, the
+#: square's corner radius, is in tile units, from 0). Chosen so every symbol stays itself:
+#: a diamond 25 % taller than wide is still no square turned by the tile's few degrees, and a
+#: clover whose lobes spread 15 % still touch its centre.
+_ART_BOUNDS: dict[str, float] = {
+    "scale": 0.10,
+    "circle": 0.05,
+    "square": 0.06,
+    "diamond_aspect": 0.12,
+    "clover_lobe": 0.20,
+    "clover_spread": 0.15,
+    "star4_inner": 0.25,
+    "star4_bow": 0.30,
+    "star8_inner": 0.15,
+    "round": 0.06,
+}
+
+
+def art_symbols(art: float, rng: np.random.Generator) -> dict[Shape, list[NDArray[np.float64]]]:
+    """The six symbols of one set's art: :func:`_symbol_polys` with its proportions moved.
+
+    Args:
+        art: 0..1, :attr:`Conditions.art` (0 returns the classic art).
+        rng: draws each proportion's direction (the same draws whatever ``art``, so a larger
+            ``art`` moves the same set's art further the same way).
+
+    Returns:
+        ``{shape: [polygon (n, 2) in tile units, ...]}``, the polygons' union being the symbol.
+    """
+    draws = {name: float(rng.uniform(-1.0, 1.0)) for name in _ART_BOUNDS}
+    if art <= 0.0:
+        return _SYMBOLS
+    v = {name: 1.0 + art * bound * draws[name] for name, bound in _ART_BOUNDS.items()}
+    v["round"] = art * _ART_BOUNDS["round"] * abs(draws["round"])
+    return {s: _symbol_polys(s, v) for s in Shape}
 
 
 _SYMBOLS: dict[Shape, list[NDArray[np.float64]]] = {s: _symbol_polys(s) for s in Shape}
@@ -1446,6 +1503,7 @@ def _seed_rng(*key: int) -> np.random.Generator:
 
 # stream tags
 _T_CAMERA, _T_TABLE, _T_TILE, _T_HAND, _T_FRAME, _T_LIGHT, _T_PALETTE, _T_CLUTTER = range(1, 9)
+_T_ART = 9
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1766,6 +1824,7 @@ class Scene:
         self.size = (w, h)
         self.palette = palette or Palette.classic()
         cond = conditions
+        self._symbols = art_symbols(cond.art, _seed_rng(self.seed, _T_ART))
         self.pitch_mm = TILE_MM * (1 + cond.gap)
         self.thick_mm = TILE_MM * cond.tile_thickness
         f = _focal_px(cond.fov_deg, w)
@@ -2333,7 +2392,7 @@ class Scene:
         zt = g["zt"]
         shape_polys = []
         jitter = rng.normal(0, 0.008, size=2)
-        for poly in _SYMBOLS[g["tile_shape"]] if g["tile_shape"] is not None else []:
+        for poly in self._symbols[g["tile_shape"]] if g["tile_shape"] is not None else []:
             pw = (poly + jitter) * TILE_MM @ rmat.T + (x, y)
             pxy, _ = g["cam"].project(np.column_stack([pw, np.full(len(pw), zt)]))
             shape_polys.append(pxy)
@@ -2797,6 +2856,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0.0,
         help="radial lens distortion k1, -0.4..0 (barrel; Conditions.lens_k1; default 0)",
     )
+    ap.add_argument(
+        "--art",
+        type=float,
+        default=0.0,
+        help="how far the symbols' proportions depart from the classic art, 0..1 "
+        "(Conditions.art; default 0)",
+    )
     args = ap.parse_args(argv)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -2811,6 +2877,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.lens_k1:
             cond = replace(cond, lens_k1=args.lens_k1)
+        if args.art:
+            cond = replace(cond, art=args.art)
         r = render(board, cond, args.seed, size=(w, h))
     except ValueError as e:
         print(f"python -m vision.render: {e}", file=sys.stderr)
