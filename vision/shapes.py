@@ -208,7 +208,26 @@ class ShapeSettings:
             39 / 43 / 33 at 0.04 (sets M2026 / ML2026 / s99); all shapes by the whole
             classifier 72 / 68 / 43 -> 60 / 58 / 42 at 0.03. Smoothing the other grey
             terms' input instead costs (the template correlation and the integrated
-            profile already average over the symbol). 0 turns it off.
+            profile already average over the symbol). 0 turns it off. Measured again
+            (2026-11-22, the shape read after ``size_consistency`` from the classifier's
+            captured inputs on 15 cached random-board sets, 40,562 tiles): misreads 653 /
+            628 / 610 / 649 at 0.02 / 0.03 / 0.04 / 0.05, so 0.04: on small symbols the
+            noise (correlated over 3-4 patch pixels after the camera's and the patch's
+            resampling: 0.5 at 3 px on the symbols' own noise) outweighs the signal the
+            wider kernel takes. Chosen per tile by its measured noise (0.025-0.05 in three
+            noise bands) it did no better (612-630).
+        outline_weight: factor on :func:`outline_distances` where it is combined with the
+            grey terms for the confidences (not where it decides whether a blob is a symbol,
+            nor in the outline-only confidences). The outline is read from the thresholded
+            sRGB score, whose noise moves a small symbol's half-height edge, while the grey
+            terms read the linear-light share of light. Measured as for ``notch_smooth`` (15
+            random-board sets, 40,562 tiles, ``notch_smooth`` 0.04): misreads 610 at 1, 594
+            at 0.85; in detection on the 29 cached sets, misread tiles on the 15 random-board
+            sets 695 -> 666, on the 14 legal-board sets 196 -> 202 (one scene's rule-check
+            chain +14, the others -8). Left at 1: at 0.85 (and at 0.9) the blue clover under
+            the hand of ``test_detect_conditions`` (random board, seed 2) falls from 3.03 to
+            2.90 nats of clover over diamond, under the rule check's ``line_penalty`` of 3,
+            which then reads it as the diamond that makes its line legal.
         luma_guide_radius: window radius (fraction of the tile side, at least one patch
             pixel; 0 turns it off) of the luma-guided filter (:func:`luma_guided_mix`) that
             gives the grey terms back the detail the camera kept in brightness but not in
@@ -291,7 +310,8 @@ class ShapeSettings:
     linear_light: bool = True
     notch_weight: float = 4.0
     notch_cap: float = 0.02
-    notch_smooth: float = 0.03
+    notch_smooth: float = 0.04
+    outline_weight: float = 1.0
     luma_guide_radius: float = 0.04
     luma_guide_eps: float = 3e-5
     luma_guide_monotone: tuple[float, float] = (0.8, 0.95)
@@ -1436,6 +1456,7 @@ def shape_confidences(
     outline's distances)."""
     dc = outline
     if score is not None and blur is not None and len(score):
+        dc = outline * settings.outline_weight
         grey, grey_blur = score, np.asarray(blur, np.float64)
         if settings.linear_light and mix is not None:
             grey = mix
