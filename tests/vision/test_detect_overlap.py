@@ -13,7 +13,7 @@ import numpy as np
 
 from benchmarks.bench_vision import hard_scene
 from vision.detect import DetectorSettings, _overlapping, detect
-from vision.evaluate import DetectionScore, score_detection
+from vision.evaluate import DetectionScore, legal_board, score_detection
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, overlap_max_separation=0.0)
@@ -92,3 +92,40 @@ def test_a_noise_cloths_blots_make_no_tiles() -> None:
     assert on.matched_visible >= off.matched_visible
     full = _score(23, 56, DEFAULT)
     assert full.detected - full.correct_detections <= 1 and full.recall >= on.recall
+
+
+def test_a_light_read_beside_a_tile_overlaps_a_little_further() -> None:
+    """A read 0.83 cells from the tile below it, straying from the line: beyond
+    ``overlap_max_separation`` (0.8), it stays while its margin is as dark as the board's
+    black; lighter than it (``light``), it overlaps up to ``overlap_light_separation`` and
+    goes. Only the light read may go for that closeness: a black one beside a light tile
+    stays."""
+    cells, at = _line(5)
+    cells = np.vstack([cells, [(6, 2)]])
+    at = np.vstack([at, [(5.87, 2.2)]])
+    dark = np.zeros(6, bool)
+    assert not _overlapping(cells, at, DEFAULT).any()
+    assert not _overlapping(cells, at, DEFAULT, dark).any()
+    light = dark.copy()
+    light[5] = True
+    assert _overlapping(cells, at, DEFAULT, light).tolist() == [False] * 5 + [True]
+    light_tile = dark.copy()
+    light_tile[2] = True  # the tile it overlaps is the light one: the stray black read stays
+    assert not _overlapping(cells, at, DEFAULT, light_tile).any()
+    off = dataclasses.replace(DEFAULT, overlap_light_separation=0.0)
+    assert not _overlapping(cells, at, off, light).any()
+
+
+def test_a_noise_cloths_blots_beside_the_board_in_lighter_margins_make_no_tiles() -> None:
+    """Seed 31 legal scene 44 (noise cloth, oblique, big tiles, askew): blue blots of the
+    cloth beside the board read as tiles 0.80-0.85 cells from one, in margins lighter than
+    the board's black (its navy); with ``overlap_light_separation`` three of them go, and
+    every tile stays."""
+    scene = hard_scene(31, 44, legal_board).final  # (2026-11-22)
+    off = dataclasses.replace(DEFAULT, overlap_light_separation=0.0)
+    on_s = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    off_s = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    false_on = on_s.detected - on_s.correct_detections
+    false_off = off_s.detected - off_s.correct_detections
+    assert false_off - false_on >= 2
+    assert on_s.matched_visible == off_s.matched_visible
