@@ -212,6 +212,11 @@ class Conditions:
         auto_exposure: strength 0..1 of the camera's metering: the exposure moves this fraction
             (in log) toward a frame mean of 18 % grey, so a white table darkens the tiles and a
             dark table brightens (and may clip) them.
+        exposure_ev: the camera's exposure bias in stops on top of its metering (``auto_exposure``):
+            the sensor gets ``2 ** exposure_ev`` times the light, in linear light before its
+            noise, its ceiling (values above 1 clip) and the processing, as an exposure
+            compensation or a meter fooled by a dark frame does (0 = none; +1 = one stop
+            over: bright paints clip at the sensor, before the tone curve and the JPEG).
         awb: strength 0..1 of a grey-world automatic white balance on the whole frame: a
             coloured cloth tints everything toward its complement (green felt -> magenta).
         lens_k1: radial (barrel) lens distortion, the first coefficient of the Brown-Conrady
@@ -274,6 +279,7 @@ class Conditions:
     dof_px: float = 0.0
     clutter: int = 0
     auto_exposure: float = 0.0
+    exposure_ev: float = 0.0
     awb: float = 0.0
     table_mm: tuple[float, float] | None = (1600.0, 900.0)
     shade: float = 0.0
@@ -335,6 +341,8 @@ class Conditions:
         ):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if not -4.0 <= self.exposure_ev <= 4.0:
+            raise ValueError(f"exposure_ev must be in [-4, 4] stops, got {self.exposure_ev}")
         if not 0.0 <= self.tile_rot_deg <= 45.0:
             raise ValueError(f"tile_rot_deg must be in [0, 45], got {self.tile_rot_deg}")
         if self.hands < 0 or self.clutter < 0 or self.glare_spots < 0:
@@ -2163,6 +2171,8 @@ class Scene:
             img += glare[..., None] * gloss[..., None] * self._light_color(t)[None, None, :]
         if cond.auto_exposure > 0 or cond.awb > 0:
             img = self._auto_camera(img)
+        if cond.exposure_ev != 0.0:  # the exposure bias, after the metering chose its exposure
+            img = cast(F32, img * np.float32(2.0**cond.exposure_ev))
 
         # 7. optics and sensor: the lens's distortion first, then blur, then the sensor
         lens = None
