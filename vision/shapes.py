@@ -108,6 +108,20 @@ class ShapeSettings:
         blur_window: when the symbol's own blur is measured, only prototypes whose blur is
             within this of it (fraction of the tile side) are compared (at least the nearest
             level).
+        blur_gate_apparent: for these shapes that window is taken around the blur the
+            detector's edge estimator (:func:`edge_blur`) reads on the prototype at each
+            level, not around the level's sigma (:func:`_apparent_blur`). The estimator reads
+            thin points as blurrier than they are (at sigma 0.04 and 0.06 a star4 reads
+            0.059 and 0.092, a star8 0.054 and 0.081, the other four 0.044-0.045 and
+            0.065-0.067), so a cross measured at 0.09 was compared only with the 0.08
+            prototype, rounded to a solidity of 0.975 against its own 0.55, and failed the
+            outline bound: on the 29 cached sets (2026-11-22, ninth session), 52 of the
+            missed tiles not under a hand were crosses that failed only the outline test
+            even read at their true corners. With the star4 gated so: missed tiles on the 25
+            tuning sets 553 -> 530, false 257 -> 252, misread 720 -> 721 (seed 31: 112 ->
+            105, 90 -> 92, 171 -> 167). The star8 too gained no tile and cost 10 misreads
+            (star8 read as circle 31 -> 40: its eight points fill in under blur, so the
+            sharper prototypes the gate then allows are too pointed), so it keeps its sigma.
         solidity_weight: weight of the solidity difference (area / convex-hull area) added
             to the profile distance; solidity separates convex shapes (circle, square,
             diamond: ~1) from lobed or pointed ones (clover ~0.85, star8 ~0.75, star4 ~0.5)
@@ -284,6 +298,7 @@ class ShapeSettings:
     star8_shift_bins: int = 4
     proto_blur: tuple[float, ...] = (0.0, 0.02, 0.04, 0.06, 0.08)
     blur_window: float = 0.025
+    blur_gate_apparent: tuple[Shape, ...] = (Shape.STAR4,)
     solidity_weight: float = 0.5
     peak_weight: float = 0.5
     sigma: float = 0.045
@@ -687,6 +702,46 @@ def _prototypes(
     return prof.reshape(len(SHAPE_ORDER), len(blurs), bins), sol.reshape(
         len(SHAPE_ORDER), len(blurs)
     )
+
+
+@lru_cache(maxsize=8)
+def _apparent_blur(blurs: tuple[float, ...], size: int = 48) -> NDArray[np.float64]:
+    """``(n_shapes, n_blurs)``: the edge blur :func:`edge_blur` reads on each prototype's grey
+    symbol blurred by each of ``blurs`` (sigmas, fractions of the tile side), on a patch of
+    ``size`` px (the detector's ``patch_px``).
+
+    The estimator takes the mean slope where the score crosses 0.3..0.7; along a thin point
+    the score falls slowly (the point narrows under the blur), so it reads a star4 about 1.5x
+    and a star8 1.3x blurrier than a circle, square, diamond or clover of the same sigma
+    (0.04: star4 0.059, star8 0.054, the others 0.044-0.045).
+    """
+    scale = 8
+    out = np.zeros((len(SHAPE_ORDER), len(blurs)))
+    for i, sh in enumerate(SHAPE_ORDER):
+        big = np.zeros((size * scale, size * scale), np.uint8)
+        pts = (shape_polygon(sh) + 0.5) * size * scale
+        cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
+        img = cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+        img /= 255.0
+        for j, b in enumerate(blurs):
+            g = cv2.GaussianBlur(img, (0, 0), b * size) if b > 0 else img
+            out[i, j] = float(edge_blur(g[None])[0])
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _gate_levels(blurs: tuple[float, ...], apparent: tuple[Shape, ...]) -> NDArray[np.float64]:
+    """``(n_shapes, n_blurs)`` blur of each prototype level as the blur gate compares it: the
+    sigma, or for the shapes in ``apparent`` what the edge estimator reads on the prototype
+    (:func:`_apparent_blur`)."""
+    out = np.tile(np.asarray(blurs, np.float64), (len(SHAPE_ORDER), 1))
+    seen = _apparent_blur(blurs)
+    for i, sh in enumerate(SHAPE_ORDER):
+        if sh in apparent:
+            out[i] = seen[i]
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -1432,10 +1487,10 @@ def outline_distances(
     dk = (settings.peak_weight * (pk_proto[None] - pk[:, None, None])) ** 2
     dall = np.sqrt(dp + ds + dk)  # (N, 6, B)
     if blur is not None:
-        levels = np.asarray(settings.proto_blur)
-        gap = np.abs(levels[None, :] - np.asarray(blur)[:, None])  # (N, B)
-        allowed = (gap <= settings.blur_window) | (gap <= gap.min(axis=1, keepdims=True))
-        dall = np.where(allowed[:, None, :], dall, np.inf)
+        levels = _gate_levels(settings.proto_blur, settings.blur_gate_apparent)  # (6, B)
+        gap = np.abs(levels[None] - np.asarray(blur)[:, None, None])  # (N, 6, B)
+        allowed = (gap <= settings.blur_window) | (gap <= gap.min(axis=2, keepdims=True))
+        dall = np.where(allowed, dall, np.inf)
     d: NDArray[np.float64] = dall.min(axis=2)  # (N, 6)
     return d
 

@@ -359,3 +359,35 @@ def test_the_template_correlation_weighs_more_on_a_blurred_random_board() -> Non
     )
     assert misreads(ShapeSettings()) <= 5
     assert misreads(old) >= 7
+
+
+def test_the_blur_gate_compares_a_blurred_cross_with_a_cross_blurred_as_much() -> None:
+    """The edge estimator reads a star4's thin points as blurrier than its edges are (about
+    1.5x a circle's reading at the same sigma), so its blur gate takes the prototypes' own
+    readings (``blur_gate_apparent``): crosses of another printing at 5-6 % blur are then
+    nearest the star4 prototype and close to it, where gating on the sigma compared them with
+    prototypes rounded by more blur than they have (nearest: a star4 for 7 of 24 at 6 %)."""
+    from vision.shapes import _apparent_blur
+
+    seen = _apparent_blur(ShapeSettings().proto_blur)
+    star4, circle = SHAPE_ORDER.index(Shape.STAR4), SHAPE_ORDER.index(Shape.CIRCLE)
+    assert np.all(seen[star4, 2:] > 1.3 * seen[circle, 2:])  # sigma 0.04 and up
+    new = ShapeSettings()
+    old = dataclasses.replace(new, blur_gate_apparent=())
+    got: dict[str, list[float]] = {"new": [0, 0.0], "old": [0, 0.0]}
+    for blur in (0.05, 0.06):
+        scores = []
+        for i in range(24):
+            body, symbol = COLOURS[i % 2]
+            img, _, _ = _tile(Shape.STAR4, blur, body, symbol, seed=3000 + i)
+            scores.append(_score(img, body, symbol))
+        score = np.stack(scores)
+        prof, sol, ok = radial_profiles(score > 0.5, new.bins)
+        assert ok.all()
+        for name, st in (("new", new), ("old", old)):
+            d = outline_distances(prof, sol, st, edge_blur(score))
+            got[name][0] += int((np.argmin(d, axis=1) == star4).sum())
+            got[name][1] += float(np.median(d.min(axis=1)))
+    assert got["new"][0] >= 0.95 * 48, got
+    assert got["new"][0] >= got["old"][0] + 12, got
+    assert got["new"][1] < 0.8 * got["old"][1], got
