@@ -300,10 +300,12 @@ class DetectorSettings:
             the camera only half corrects has a saturation of about 0.25.
             Classic paints have chroma above 40 % of white's brightness (the palest, yellow
             and purple, about 45 %); JPEG and sensor noise in dark bodies stay below 18 levels.
-        neutral_max_tint: largest green-magenta tint the neutral mask's white balance on the
-            bodies (:func:`_body_gains`) may correct, as ``|log g_G - (log g_R + log g_B) / 2|``
-            of its gains on 8-bit values; beyond it that component of the gains is clamped
-            (their blue-amber and brightness components stay). Black paint shows the light's
+        neutral_max_tint, neutral_tint_max_holes: the largest green-magenta tint the neutral
+            mask's white balance on the bodies (:func:`_body_gains`) is taken for a light's,
+            as ``|log g_G - (log g_R + log g_B) / 2|`` of its gains on 8-bit values; beyond
+            it, when the neutral mask's holes outnumber the dark mask's more than
+            ``neutral_tint_max_holes`` times, the neutral mask is read again without that
+            component of the gains (see below). Black paint shows the light's
             colour, and lights vary along the blue-amber axis (colour temperature) far more
             than along green-magenta; the dark pixels around thin black margins also take the
             colour of what surrounds them (JPEG's halved chroma, blur), and a dark body takes
@@ -326,7 +328,6 @@ class DetectorSettings:
             holes never trigger it). On those sets no reading changed; scene 43/59 went
             from recall 1.0 / 0.16, precision 0.22 / 0.02 (legal / random) to 1.0 / 1.0,
             0.98 / 1.0. 0 turns it off.
-        neutral_tint_max_holes: see ``neutral_max_tint``.
         min_symbol_area_px: smallest hole (work px^2) taken as a symbol: a 5 x 5 px symbol.
         min_hole_contrast: a hole's mean signal (brightness in the dark mask, balanced chroma in
             the neutral one) must exceed its ring's by this many 8-bit levels; the dimmest
@@ -1123,7 +1124,7 @@ def _search_candidates(
         and abs(_gains_tint(gains)) > s.neutral_max_tint
         and len(c_neutral) > s.neutral_tint_max_holes * max(len(c_dark), 1)
     ):
-        x0, y0, x1, y1 = box
+        # (in the box the weak masks searched last)
         neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], _untinted(gains), s)
         c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
         _weak_to_work(c_neutral, x0, y0)
