@@ -318,6 +318,34 @@ class DetectorSettings:
             the camera only half corrects has a saturation of about 0.25.
             Classic paints have chroma above 40 % of white's brightness (the palest, yellow
             and purple, about 45 %); JPEG and sensor noise in dark bodies stay below 18 levels.
+        neutral_max_tint, neutral_tint_max_holes: the largest green-magenta tint the neutral
+            mask's white balance on the bodies (:func:`_body_gains`) is taken for a light's,
+            as ``|log g_G - (log g_R + log g_B) / 2|`` of its gains on 8-bit values; beyond
+            it, when the neutral mask's holes outnumber the dark mask's more than
+            ``neutral_tint_max_holes`` times, the neutral mask is read again without that
+            component of the gains (see below). Black paint shows the light's
+            colour, and lights vary along the blue-amber axis (colour temperature) far more
+            than along green-magenta; the dark pixels around thin black margins also take the
+            colour of what surrounds them (JPEG's halved chroma, blur), and a dark body takes
+            a large tint from a little of a bright, coloured surround. A magenta gingham
+            under a board (hard scene 43/59) tinted the bodies so (0.35-0.39) that the
+            balance made its magenta checks grey: the neutral mask took them for bodies and
+            their cream checks for symbols, 156 / 444 false tiles read as glared green and
+            purple ones (random board: the board lost on the cloth's grid). A tint beyond any
+            light alone is no proof, though: small bodies take their surround's tint on true
+            boards too (seed-13 gamma scene 15, a floral cloth under tiny tiles, 0.48; seed-11
+            legal scene 29, light wood, -0.32), where dropping the tint lost 5 and 1 tiles.
+            So the neutral mask is read again with the tint dropped (gains without their
+            green-magenta component; blue-amber and level kept) only when, beyond this bound,
+            its holes outnumber the dark mask's more than ``neutral_tint_max_holes`` times:
+            the balance has then made a coloured surface grey. Measured holes (dark / neutral
+            mask): the gingham 47 / 942 and 45 / 908, the floral and wood scenes 94 / 2 and
+            28 / 3; of the 2,178 candidate searches on the 29 cached sets, 42 had a tint
+            beyond 0.3 (-0.85 to 0.82) and at most as many neutral holes as dark ones (1.0 x;
+            without dark holes the balance is none, so a whole glared board's 90 neutral
+            holes never trigger it). On those sets no reading changed; scene 43/59 went
+            from recall 1.0 / 0.16, precision 0.22 / 0.02 (legal / random) to 1.0 / 1.0,
+            0.98 / 1.0. 0 turns it off.
         min_symbol_area_px: smallest hole (work px^2) taken as a symbol: a 5 x 5 px symbol.
         min_hole_contrast: a hole's mean signal (brightness in the dark mask, balanced chroma in
             the neutral one) must exceed its ring's by this many 8-bit levels; the dimmest
@@ -784,6 +812,8 @@ class DetectorSettings:
     max_tile_turn_deg: float = 12.0
     neutral_ratio: float = 0.3
     neutral_min: float = 18.0
+    neutral_max_tint: float = 0.3
+    neutral_tint_max_holes: float = 4.0
     min_symbol_area_px: float = 20.0
     min_relative_symbol: float = 0.4
     small_symbols_min_holes: int = 16
@@ -962,6 +992,38 @@ def _body_gains(
     return np.clip(g, 1 / 3, 3).astype(np.float32)
 
 
+def _gains_tint(gains: NDArray[np.float32]) -> float:
+    """The green-magenta component ``log g_G - (log g_R + log g_B) / 2`` of (B, G, R) gains
+    (positive: they raise green, as for magenta-tinted bodies)."""
+    lg = np.log(np.asarray(gains, np.float64))
+    return float(lg[1] - 0.5 * (lg[0] + lg[2]))
+
+
+def _untinted(gains: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(B, G, R) gains without their green-magenta component (:func:`_gains_tint` 0); their
+    blue-amber component (``g_B / g_R``) and their geometric mean stay."""
+    lg = np.log(np.asarray(gains, np.float64))
+    lg -= _gains_tint(gains) * np.array([-1.0, 2.0, -1.0]) / 3.0
+    return np.exp(lg).astype(np.float32)
+
+
+def _weak_to_work(group: list[_Candidate], x0: int, y0: int) -> None:
+    """Mark the weak masks' holes ``group`` (found in a box at ``x0, y0``) weak and move them
+    to work-image coordinates (in place)."""
+    off = np.array([[[x0, y0]]], np.int32)
+    off_xy = np.array([x0, y0], np.float64)
+    moved: dict[int, NDArray[np.int32]] = {}  # a shared body region moves once
+    for c in group:
+        c.strong = False  # weaker evidence: joins the board only next to it
+        if x0 or y0:  # back to work-image coordinates
+            c.centre_xy = c.centre_xy + off_xy
+            c.contour = c.contour + off
+            if c.parent not in moved:
+                moved[c.parent] = c.parent_contour + off
+            c.parent_contour = moved[c.parent]
+            c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
+
+
 def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
     """The local light envelope ``E``: a wide max filter of ``V``, smoothed (float32)."""
     h, w = v.shape
@@ -1058,19 +1120,8 @@ def _search_candidates(
             c_lift = _lifted_candidates(v, env, box, s, rng_area)
         neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
         c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-        off = np.array([[[x0, y0]]], np.int32)
-        off_xy = np.array([x0, y0], np.float64)
         for group in (c_lift, c_neutral):
-            moved: dict[int, NDArray[np.int32]] = {}  # a shared body region moves once
-            for c in group:
-                c.strong = False  # weaker evidence: joins the board only next to it
-                if x0 or y0:  # back to work-image coordinates
-                    c.centre_xy = c.centre_xy + off_xy
-                    c.contour = c.contour + off
-                    if c.parent not in moved:
-                        moved[c.parent] = c.parent_contour + off
-                    c.parent_contour = moved[c.parent]
-                    c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
+            _weak_to_work(group, x0, y0)
         # weak symbols found near the box edge may continue the board (a glare spot
         # washing out a whole arm of it): search again around them too
         if not c_dark or not (c_lift or c_neutral):
@@ -1085,6 +1136,18 @@ def _search_candidates(
         if grown == box:
             break
         box = grown
+    # a balance tinted beyond any light that makes the neutral mask's holes outnumber the
+    # dark mask's: the bodies took a coloured surround's tint and the balance made that
+    # surface grey (``neutral_max_tint``); the neutral mask is read again without the tint
+    if (
+        s.neutral_max_tint > 0
+        and abs(_gains_tint(gains)) > s.neutral_max_tint
+        and len(c_neutral) > s.neutral_tint_max_holes * max(len(c_dark), 1)
+    ):
+        # (in the box the weak masks searched last)
+        neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], _untinted(gains), s)
+        c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
+        _weak_to_work(c_neutral, x0, y0)
     cands = _merge_candidates([c_dark, c_lift, c_neutral])
     small_cands: list[_Candidate] | None = None
     if cands:  # gaps where four tile corners meet are small holes too
