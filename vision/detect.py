@@ -1024,6 +1024,22 @@ def _weak_to_work(group: list[_Candidate], x0: int, y0: int) -> None:
             c.bbox = (c.bbox[0] + x0, c.bbox[1] + y0, c.bbox[2], c.bbox[3])
 
 
+def _neutral_candidates(
+    small: NDArray[np.uint8],
+    box: tuple[int, int, int, int],
+    gains: NDArray[np.float32],
+    s: DetectorSettings,
+    rng_area: tuple[float, float] | None,
+) -> tuple[NDArray[np.uint8], list[_Candidate]]:
+    """The neutral mask of ``box`` ``(x0, y0, x1, y1)`` (work px) of the work image ``small``
+    balanced by ``gains`` (B, G, R), and its symbol holes: weak, in work-image coordinates."""
+    x0, y0, x1, y1 = box
+    neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
+    found, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
+    _weak_to_work(found, x0, y0)
+    return neutral, found
+
+
 def _envelope(v: NDArray[np.uint8], s: DetectorSettings) -> NDArray[np.float32]:
     """The local light envelope ``E``: a wide max filter of ``V``, smoothed (float32)."""
     h, w = v.shape
@@ -1118,10 +1134,8 @@ def _search_candidates(
         c_lift: list[_Candidate] = []
         if s.dark_ratio_lifted > 0:  # bodies lifted by mild glare or blur into the table
             c_lift = _lifted_candidates(v, env, box, s, rng_area)
-        neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], gains, s)
-        c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-        for group in (c_lift, c_neutral):
-            _weak_to_work(group, x0, y0)
+        _weak_to_work(c_lift, x0, y0)
+        neutral, c_neutral = _neutral_candidates(small, box, gains, s, rng_area)
         # weak symbols found near the box edge may continue the board (a glare spot
         # washing out a whole arm of it): search again around them too
         if not c_dark or not (c_lift or c_neutral):
@@ -1145,9 +1159,9 @@ def _search_candidates(
         and len(c_neutral) > s.neutral_tint_max_holes * max(len(c_dark), 1)
     ):
         # (in the box the weak masks searched last)
-        neutral, chroma = _neutral_mask(small[y0:y1, x0:x1], _untinted(gains), s)
-        c_neutral, _ = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast, rng_area)
-        _weak_to_work(c_neutral, x0, y0)
+        neutral, c_neutral = _neutral_candidates(
+            small, (x0, y0, x1, y1), _untinted(gains), s, rng_area
+        )
     cands = _merge_candidates([c_dark, c_lift, c_neutral])
     small_cands: list[_Candidate] | None = None
     if cands:  # gaps where four tile corners meet are small holes too
@@ -3993,6 +4007,12 @@ def _assemble(
     n_kept = len(idx)  # the board's tiles; grown tiles follow them in ``idx``
     grown_conf = np.zeros((0, len(SHAPE_ORDER)))  # growth weighs its own tiles' confidences
     black = valid & (reads.body_v < s.body_max_dark * env_at)  # the board's black margins
+    # ... and their level against the local light (growth's and the overlap test's reference)
+    black_rel = (
+        float(np.median(reads.body_v[black] / np.maximum(env_at[black], 1.0)))
+        if black.any()
+        else None
+    )
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
             source,
@@ -4007,9 +4027,7 @@ def _assemble(
             fill,
             s,
             keep_dbg,
-            float(np.median(reads.body_v[black] / np.maximum(env_at[black], 1.0)))
-            if black.any()
-            else None,
+            black_rel,
             float(np.median(reads.body_sat[black])) if black.any() else None,
             np.median(reads.body_rgb[black], axis=0) if black.any() else None,
         )
@@ -4043,12 +4061,9 @@ def _assemble(
         ctr = np.array([cands[i].centre_xy for i in idx]) / scale
         at = _apply_h(np.linalg.inv(image_from_grid), ctr)[:, ::-1]
         light = None
-        if s.overlap_light_separation > s.overlap_max_separation and black.any():
+        if s.overlap_light_separation > s.overlap_max_separation and black_rel is not None:
             # margins lighter than the board's black against the local light
             # (``overlap_light_ratio``)
-            black_rel = float(
-                np.median(reads.body_v[: len(black)][black] / np.maximum(env_at[black], 1.0))
-            )
             rel = reads.body_v[ix0] / np.maximum(_envelope_at(env, ctr * scale), 1.0)
             light = rel > s.overlap_light_ratio * black_rel
         gone = _overlapping(cells[ix0], at, s, light)
