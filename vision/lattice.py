@@ -87,6 +87,16 @@ class LatticeSettings:
             away instead of three (seed 23 scene 28: 14-15 of 27 tiles lost, 6 misread; now
             none lost). A lone look-alike beside the line (a floral cloth's blob) is no such
             group.
+        reseed_alone: the cells grow from the most central tile; when it links fewer than
+            ``min_cluster_tiles`` tiles (a tile alone in the gap an arm leaves across a
+            board), they grow instead from the most central tile of the largest linked
+            cluster, when that one fixes a homography (``min_homography_tiles`` tiles,
+            ``min_cluster_tiles`` of them off its fullest row and off its fullest column).
+            Started from a lone tile, every other tile was placed through a similarity, and
+            an oblique board's far part (pitch 70 px at the top, 42 px at the bottom) fell
+            on wrong rows: seed 37 scene 28 (gamma) read 5 of 23 tiles, now 22. A cluster
+            that is a line with a tile beside it is not taken: its homography, extrapolated
+            across the board, lost 9 tiles of seed 23 scene 21 (gamma).
     """
 
     grow_radius: float = 1.6
@@ -100,6 +110,7 @@ class LatticeSettings:
     mutual_links: bool = True
     lattice_frame_links: bool = True
     axis_pitch: bool = True
+    reseed_alone: bool = True
 
 
 @dataclass(frozen=True)
@@ -289,7 +300,32 @@ def fit_lattice(
             push_links(j)
         return members
 
-    known[flood(seed)] = True
+    start = flood(seed)
+    if settings.reseed_alone and len(start) < settings.min_cluster_tiles:
+        # the most central tile may lie alone (a board an arm cuts in two leaves a tile in
+        # the gap, linked to neither part): the fit then started from it and placed every
+        # other tile through a similarity, so an oblique board's far part fell on wrong
+        # rows. Start instead from the most central tile of the largest cluster
+        # ... when it fixes a homography (``min_homography_tiles`` tiles, ``min_cluster_tiles``
+        # of them off its fullest row and off its fullest column: the other parts are then
+        # placed whole; a line with a tile or two beside it extrapolates a wrong homography
+        # across the board, and from it the other parts are better placed tile by tile, as
+        # from the lone tile)
+        clusters = [start]
+        while not all(is_known):
+            clusters.append(flood(is_known.index(False)))
+        big = max(clusters, key=len)
+        bc = cells[big]
+        if (
+            len(big) >= settings.min_homography_tiles
+            and min(_off_fullest(bc, 0), _off_fullest(bc, 1)) >= settings.min_cluster_tiles
+        ):
+            central = np.hypot(*(pts[big] - np.median(pts, axis=0)).T)
+            seed = big[int(np.argmin(central))]
+        cells[:] = 0
+        is_known[:] = [False] * n
+        start = flood(seed)
+    known[start] = True
     # a first cluster in one line cannot set the pitch across it (each tile elsewhere is
     # placed through the line's fit): when the links in the lattice's own frame
     # (``lattice_frame_links``) join tiles off the line, it grows again with them
@@ -375,6 +411,12 @@ def fit_lattice(
     pitch = float((np.hypot(*step_c) + np.hypot(*step_r)) / 2)
     angle = math.degrees(math.atan2(step_c[1], step_c[0])) % 90.0
     return LatticeFit(cells, resid, h, pitch, angle)
+
+
+def _off_fullest(cells: NDArray[np.int64], axis: int) -> int:
+    """How many of ``cells`` ``(N, 2)`` lie off the fullest line along grid axis ``axis``."""
+    _, counts = np.unique(cells[:, axis], return_counts=True)
+    return int(len(cells) - counts.max())
 
 
 def _off_line_part(cells: NDArray[np.int64], axis: int) -> int:

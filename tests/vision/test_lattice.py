@@ -234,3 +234,56 @@ def test_a_glared_board_beside_a_line_is_placed_on_the_line_s_lattice() -> None:
     off = replace(s, lattice=replace(s.lattice, lattice_frame_links=False))
     before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
     assert before.recall < 0.7
+
+
+def test_a_lone_central_tile_does_not_set_an_oblique_board_s_lattice() -> None:
+    """The 21 holes of seed-37 scene 28 (gamma) the first lattice was fitted to (image px,
+    edge angles in degrees and side estimates as measured, rounded): a 32-degree view with a
+    67-degree lens (a cell 70 px tall at the top, 42 px at the bottom), an arm across the
+    middle. The most central hole is a tile alone in the arm's gap, linked to neither part;
+    grown from it, every other tile was placed through a similarity and the bottom part fell
+    on wrong rows (two tiles on one cell, 5 of 23 tiles read). Grown from the largest cluster
+    (``reseed_alone``), every hole gets its own cell."""
+    xy = np.array(
+        [
+            [856, 653], [914, 651], [580, 626], [859, 614], [577, 588], [865, 573], [688, 538],
+            [566, 542], [747, 534], [864, 527], [926, 523], [932, 477], [606, 336], [672, 333],
+            [391, 289], [455, 283], [528, 281], [597, 277], [672, 271], [664, 202], [663, 131],
+        ],
+        np.float64,
+    )  # fmt: skip
+    deg = [89, 87, 87, 89, 87, 87, 89, 83, 88, 85, 7, 75, 78, 85, 84, 85, 82, 83, 84, 86, 85]
+    angles = np.radians(np.array(deg, np.float64))
+    sides = np.array(
+        [48, 42, 49, 56, 48, 58, 38, 51, 67, 39, 65, 63, 70, 69, 77, 77, 75, 66, 76, 74, 84],
+        np.float64,
+    )
+    # the true cells (row, col) of the board, as rendered
+    grid = np.array(
+        [(4, 7), (4, 8), (3, 2), (3, 7), (2, 2), (2, 7), (1, 4), (1, 2), (1, 5), (1, 7), (1, 8),
+         (0, 8), (-3, 3), (-3, 4), (-4, 0), (-4, 1), (-4, 2), (-4, 3), (-4, 4), (-5, 4), (-6, 4)],
+        np.float64,
+    )  # fmt: skip
+    fit = fit_lattice(xy, angles, sides)
+    _assert_on_the_tiles_lattice(grid, fit.cells)
+    assert float(fit.residual.max()) < 0.15
+    before = fit_lattice(xy, angles, sides, LatticeSettings(reseed_alone=False))
+    assert len({tuple(c) for c in before.cells.tolist()}) < len(xy)
+
+
+def test_an_oblique_board_cut_by_an_arm_is_read_whole() -> None:
+    """Seed-37 scene 28 (random board on dark wood, 32-degree view, two arms): 18 of 23 tiles
+    were lost to a lattice grown from a lone tile in the arm's gap; now at most two."""
+    from dataclasses import replace
+
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings, detect
+    from vision.evaluate import score_detection
+
+    scene = hard_scene(37, 28).final
+    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    assert score.recall >= 0.9 and score.precision >= 0.97 and score.identity >= 0.9
+    s = DetectorSettings()
+    off = replace(s, lattice=replace(s.lattice, reseed_alone=False))
+    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    assert before.recall < 0.5
