@@ -91,12 +91,16 @@ class LatticeSettings:
             ``min_cluster_tiles`` tiles (a tile alone in the gap an arm leaves across a
             board), they grow instead from the most central tile of the largest linked
             cluster, when that one fixes a homography (``min_homography_tiles`` tiles,
-            ``min_cluster_tiles`` of them off its fullest row and off its fullest column).
+            ``reseed_min_off_line`` of them off its fullest row and off its fullest column).
             Started from a lone tile, every other tile was placed through a similarity, and
             an oblique board's far part (pitch 70 px at the top, 42 px at the bottom) fell
             on wrong rows: seed 37 scene 28 (gamma) read 5 of 23 tiles, now 22. A cluster
             that is a line with a tile beside it is not taken: its homography, extrapolated
             across the board, lost 9 tiles of seed 23 scene 21 (gamma).
+        reseed_min_off_line: ... tiles of that cluster off its fullest row and off its fullest
+            column: 1 (a line with one tile beside it) lost seed 23 scene 21 its 9 tiles; 2 (an
+            L of two arms of three) read seed 37 scene 28's legal board whole (6 more tiles
+            than 3, no other reading of the 33 cached sets changed between 2 and 3).
     """
 
     grow_radius: float = 1.6
@@ -111,6 +115,7 @@ class LatticeSettings:
     lattice_frame_links: bool = True
     axis_pitch: bool = True
     reseed_alone: bool = True
+    reseed_min_off_line: int = 2
 
 
 @dataclass(frozen=True)
@@ -306,7 +311,7 @@ def fit_lattice(
         # the gap, linked to neither part): the fit then started from it and placed every
         # other tile through a similarity, so an oblique board's far part fell on wrong
         # rows. Start instead from the most central tile of the largest cluster
-        # ... when it fixes a homography (``min_homography_tiles`` tiles, ``min_cluster_tiles``
+        # ... when it fixes a homography (``min_homography_tiles`` tiles, ``reseed_min_off_line``
         # of them off its fullest row and off its fullest column: the other parts are then
         # placed whole; a line with a tile or two beside it extrapolates a wrong homography
         # across the board, and from it the other parts are better placed tile by tile, as
@@ -318,7 +323,7 @@ def fit_lattice(
         bc = cells[big]
         if (
             len(big) >= settings.min_homography_tiles
-            and min(_off_fullest(bc, 0), _off_fullest(bc, 1)) >= settings.min_cluster_tiles
+            and min(_off_fullest(bc, 0), _off_fullest(bc, 1)) >= settings.reseed_min_off_line
         ):
             central = np.hypot(*(pts[big] - np.median(pts, axis=0)).T)
             seed = big[int(np.argmin(central))]
