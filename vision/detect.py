@@ -2130,20 +2130,34 @@ def _cut_symbols(
     # the blobs of all patches in one pass: each outline's patch from its top row
     contours, _ = cv2.findContours(sym8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = sym8.reshape(len(ok), -1).sum(axis=1, dtype=np.int64)
+    # each outline's polygon by OpenCV, then every polygon's edge lengths at once: the
+    # vertices laid end to end, each one's successor the next (the polygon's last, its
+    # first); the same lengths, in float64, as one polygon at a time
+    tiles, polys = [], []
     for cnt in contours:
         k = int(cnt[0, 0, 1]) // p
-        if not ok[k] or len(cnt) < 3:
-            continue
-        poly = cv2.approxPolyDP(cnt, eps, True).reshape(-1, 2).astype(np.float64)
-        step = np.roll(poly, -1, axis=0) - poly
-        lengths = np.sqrt((step * step).sum(axis=1))
-        edges = np.sort(lengths)
-        longest = float(edges[-1])
-        second = float(edges[-2]) if len(edges) > 1 else 0.0
-        if longest > s.cut_chord_max * math.sqrt(max(int(area[k]), 1)) and (
-            longest > s.cut_chord_lead * second
-        ):
-            cut[k] = True
+        if ok[k] and len(cnt) >= 3:
+            tiles.append(k)
+            polys.append(cv2.approxPolyDP(cnt, eps, True).reshape(-1, 2))
+    if not polys:
+        return cut
+    n_v = np.array([len(q) for q in polys], np.int64)
+    pts = np.concatenate(polys).astype(np.float64)
+    ends = np.cumsum(n_v)
+    nxt = np.arange(1, len(pts) + 1)
+    nxt[ends - 1] = ends - n_v
+    step = pts[nxt] - pts
+    lengths = np.sqrt((step * step).sum(axis=1))
+    # the longest and second longest edge of each polygon (0 for a polygon of one edge)
+    owner = np.repeat(np.arange(len(polys)), n_v)
+    order = np.lexsort((lengths, owner))
+    srt = lengths[order]
+    longest = srt[ends - 1]
+    second = np.where(n_v > 1, srt[np.maximum(ends - 2, 0)], 0.0)
+    k_arr = np.array(tiles, np.int64)
+    root = np.sqrt(np.maximum(area[k_arr], 1).astype(np.float64))
+    hit = (longest > s.cut_chord_max * root) & (longest > s.cut_chord_lead * second)
+    cut[k_arr[hit]] = True
     return cut
 
 
@@ -4203,19 +4217,26 @@ def _assemble(
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
     corner_list = corners_all[ix].tolist() if idx else []
+    # every tile's alternatives' confidences at once (the same float64 products as one by
+    # one), as Python lists
+    top_cl, top_sl = top_c.tolist(), top_s.tolist()
+    pair_conf = (
+        np.take_along_axis(conf_c, top_c, axis=1)[:, :, None]
+        * np.take_along_axis(conf_s, top_s, axis=1)[:, None, :]
+    ).tolist()
+    best_cl, best_sl = best_c.tolist(), best_s.tolist()
+    min_alt = s.alternative_min_confidence
     for k in range(len(idx)):
         if not paint[k]:
             continue
         cp, sp = conf_c[k], conf_s[k]
-        ci, si = int(best_c[k]), int(best_s[k])
+        ci, si = int(best_cl[k]), int(best_sl[k])
         alts: list[tuple[Tile, float]] = []
-        for cj in top_c[k].tolist():
-            for sj in top_s[k].tolist():
-                if cj == ci and sj == si:
+        for cj, row_conf in zip(top_cl[k], pair_conf[k], strict=True):
+            for sj, conf in zip(top_sl[k], row_conf, strict=True):
+                if (cj == ci and sj == si) or not conf >= min_alt:
                     continue
-                conf = float(cp[cj] * sp[sj])
-                if conf >= s.alternative_min_confidence:
-                    alts.append((Tile(names[cj], SHAPE_ORDER[sj]), conf))
+                alts.append((Tile(names[cj], SHAPE_ORDER[sj]), conf))
         alts.sort(key=lambda a: -a[1])
         row, col = cell_list[k]
         tiles.append(
