@@ -2607,6 +2607,16 @@ def _pitch_angle(
     return pitch, math.degrees(math.atan2(step_c[1], step_c[0])) % 90.0
 
 
+def _chebyshev(a: NDArray[Any], b: NDArray[Any] | None = None) -> NDArray[Any]:
+    """``(N, M)`` Chebyshev distances between the rows of ``a`` ``(N, 2)`` and ``b``
+    ``(M, 2)`` (None: ``a``): ``np.abs(a[:, None] - b[None]).max(axis=2)``, the same values
+    (numpy's reduction over an axis of two costs several times an element-wise maximum)."""
+    b = a if b is None else b
+    d0 = np.abs(a[:, None, 0] - b[None, :, 0])
+    out: NDArray[Any] = np.maximum(d0, np.abs(a[:, None, 1] - b[None, :, 1]), out=d0)
+    return out
+
+
 def _overlapping(
     cells: NDArray[np.int64],
     at: NDArray[np.float64],
@@ -2635,8 +2645,8 @@ def _overlapping(
     drop = np.zeros(n, bool)
     if n < 2 or s.overlap_max_separation <= 0:
         return drop
-    near = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) == 1
-    sep = np.abs(at[:, None, :] - at[None, :, :]).max(axis=2)
+    near = _chebyshev(cells) == 1
+    sep = _chebyshev(at)
     clash = near & (sep < s.overlap_max_separation)
     # pairs that overlap only by the light margin's reach: only the light read may go
     light_only = np.zeros_like(clash)
@@ -2702,7 +2712,7 @@ def _apart_groups(
         return out
     xy = np.asarray(centres_xy, np.float64).reshape(n, 2)
     glared = reads.body_v >= s.body_max_dark * _envelope_at(env, xy)
-    linked = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= s.isolated_cells
+    linked = _chebyshev(cells) <= s.isolated_cells
     group = np.arange(n)
     while True:  # each read takes the smallest label it links to (and that label's own
         # label: a read of the same group), until none changes
@@ -4000,7 +4010,7 @@ def _assemble(
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]
         ni = np.nonzero(valid | merged)[0]
-        cheb = np.abs(cells[vi][:, None, :] - cells[ni][None, :, :]).max(axis=2)
+        cheb = _chebyshev(cells[vi], cells[ni])
         cheb[vi[:, None] == ni[None, :]] = np.iinfo(np.int64).max
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square" and not vouched[j]:
@@ -4091,7 +4101,7 @@ def _assemble(
             # must show its own square body (``isolated_cells``; a grown read has none)
             while len(idx) > 1:
                 ix0 = np.array(idx, np.int64)
-                cheb = np.abs(cells[ix0][:, None, :] - cells[ix0][None, :, :]).max(axis=2)
+                cheb = _chebyshev(cells[ix0])
                 np.fill_diagonal(cheb, np.iinfo(np.int64).max)
                 lone = (cheb.min(axis=1) > s.isolated_cells) & np.array(
                     [

@@ -510,3 +510,16 @@ def test_cut_symbols_batched_lengths_equal_the_polygon_by_polygon_test() -> None
     want = _cut_symbols_one_by_one(sym8, ok, p, s)
     assert want.any() and not want.all()
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_chebyshev_planes_equal_the_reduction_over_the_last_axis(dtype: type) -> None:
+    """The larger of the two coordinate planes gives the reduction's Chebyshev distances."""
+    from vision.detect import _chebyshev
+
+    rng = np.random.default_rng(8)
+    a = (rng.normal(0, 6, (37, 2))).astype(dtype)
+    b = (rng.normal(0, 6, (11, 2))).astype(dtype)
+    np.testing.assert_array_equal(_chebyshev(a), np.abs(a[:, None] - a[None]).max(axis=2))
+    np.testing.assert_array_equal(_chebyshev(a, b), np.abs(a[:, None] - b[None]).max(axis=2))
+    assert _chebyshev(a[:0]).shape == (0, 0)
