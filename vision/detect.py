@@ -632,8 +632,10 @@ class DetectorSettings:
             blue gingham's cream checks, 21 beside a line of 6 tiles, seed 31 legal scene 1,
             made the median their own margin), and "grey" (glare's) is judged with the
             board's black margins made grey (von Kries gains: glare adds the light's colour,
-            which black paint shows under it): those checks' teal-grey margins read 0.10 raw,
-            0.26 so. False: the reads' median and the raw saturation, as before.
+            which black paint shows under it) as well as measured (thin black margins may
+            take a cloth's tint: a magenta gingham's, seed 43 scene 59, made its own magenta
+            grey so): those checks' teal-grey margins read 0.10 raw, 0.26 balanced. False:
+            the reads' median and the raw saturation, as before.
         reading_light_weight, reading_black_ratio: when the board is read several ways
             (``pitch_ambiguous``, ``first_fit_ambiguous``, ``poor_reading_share``,
             ``dark_adapt_*``, ``small_symbols_*``) the reading whose tiles weigh most is kept
@@ -4241,13 +4243,15 @@ def _assemble(
         n_black = int(black.sum())
         if s.doubt_board_black and black_rel is not None and n_black >= s.min_pitch_support:
             # against the board's own black paint, not the reads' median (look-alikes that
-            # outnumber the tiles set that), and grey as the light is: with the board's
-            # black margins made grey (von Kries), glare over black paint stays grey
+            # outnumber the tiles set that), and grey as the light is too: with the board's
+            # black margins made grey (von Kries), glare over black paint stays grey (and
+            # grey as measured: thin black margins may take a cloth's tint)
             lighter = body > s.doubt_body_ratio * black_rel
             ref_b = np.median(reads.body_rgb[: len(black)][black], axis=0)
             gain = float(np.mean(ref_b) + 1.0) / (ref_b + 1.0)
             bal = reads.body_rgb[ix] * gain[None, :]
-            body_sat = (bal.max(axis=1) - bal.min(axis=1)) / np.maximum(bal.max(axis=1), 1.0)
+            bal_sat = (bal.max(axis=1) - bal.min(axis=1)) / np.maximum(bal.max(axis=1), 1.0)
+            body_sat = np.maximum(body_sat, bal_sat)
         else:
             lighter = body > s.doubt_body_ratio * float(np.median(body))
         lighter &= body_sat > s.doubt_neutral_saturation  # not glare's grey
