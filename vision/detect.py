@@ -625,6 +625,33 @@ class DetectorSettings:
             grey, with the symbol 16-32 from its paint: 65 true and 69 false; with a foreign
             margin chroma above 0.2 too, 25 false and no true one; above 0.25, 20 false (0.25
             is above the 99th percentile of all read tiles, 0.18-0.24). 0 turns it off.
+        doubt_board_black: the two doubt tests above take the board's black paint for their
+            reference when at least ``min_pitch_support`` reads show it (margins darker than
+            ``body_max_dark`` x the light): "lighter" is against those margins' median level
+            (not the median of every read: look-alikes that outnumber the tiles set that - a
+            blue gingham's cream checks, 21 beside a line of 6 tiles, seed 31 legal scene 1,
+            made the median their own margin), and "grey" (glare's) is judged with the
+            board's black margins made grey (von Kries gains: glare adds the light's colour,
+            which black paint shows under it) as well as measured (thin black margins may
+            take a cloth's tint: a magenta gingham's, seed 43 scene 59, made its own magenta
+            grey so): those checks' teal-grey margins read 0.10 raw, 0.26 balanced. False:
+            the reads' median and the raw saturation, as before.
+        reading_light_weight, reading_black_ratio: when the board is read several ways
+            (``pitch_ambiguous``, ``first_fit_ambiguous``, ``poor_reading_share``,
+            ``dark_adapt_*``, ``small_symbols_*``) the reading whose tiles weigh most is kept
+            (the first of equals): a tile whose margin is as dark as the board's black paint
+            weighs 1 - at most ``reading_black_ratio`` x the darkest median black-margin
+            level (under ``body_max_dark``) that any of the readings shows (1.5: true
+            tiles' margins over their board's black median lie at 1.43 or below at the 95th
+            percentile, 80,000 read tiles of 29 cached sets; a gingham's checks 2.0) - and
+            any other tile (glared, or a cloth's lighter shade) ``reading_light_weight``.
+            Readings of one board with the same black tiles still go by the count (a glared
+            part read by one of them wins). Counting tiles alone (1.0), look-alikes made a
+            wrong reading win: seed 31 legal scene 1, once the doubt test dropped most of a
+            gingham's checks from the reading on the dark-mask holes' lattice (6 tiles, 3
+            checks), the first reading (2 tiles, 12 checks) won with more tiles. With 0.3 a
+            black tile outweighs three light ones. 33 cached sets (with ``doubt_board_black``,
+            against neither): false tiles 357 -> 320, missed and misread unchanged.
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -874,6 +901,9 @@ class DetectorSettings:
     doubt_body_ratio: float = 1.4
     doubt_neutral_saturation: float = 0.15
     doubt_foreign_chroma: float = 0.25
+    doubt_board_black: bool = True
+    reading_light_weight: float = 0.3
+    reading_black_ratio: float = 1.5
     doubt_foreign_colour_distance: float = 16.0
     glare_lone_max_saturation: float = 0.12
     glare_lone_min_paint: float = 10.0
@@ -3565,6 +3595,10 @@ def detect(
     ):  # ... unless they are the gaps where the tiles read meet at their corners
         small_way = {"max_foreign_chroma": s.small_symbols_max_foreign_chroma}
         readings.append((replace(found, cands=found.small_cands), small_way))
+    # every reading is weighed (``_reading_weight``) and the heaviest kept, the first of equals
+    done = [(tiles, lattice, quality)]
+    dbgs: list[dict[str, Any] | None] = [None]
+    searches: list[_CandidateSearch | None] = [None]
     for search, way in readings:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         r_cands, r_outers = (cands, outers) if search is None else (search.cands, search.outers)
@@ -3574,13 +3608,21 @@ def detect(
         )  # fmt: skip
         if "pitch_override" in way and _linked_share(other[0]) < s.poor_reading_min_linked:
             continue  # tiles are laid touching in lines: look-alikes on every third cell
-        if len(other[0]) > len(tiles):
-            tiles, lattice, quality = other
-            if dbg is not None and other_dbg is not None:
+        done.append(other)
+        dbgs.append(other_dbg)
+        searches.append(search)
+    if len(done) > 1:
+        black = _board_black([q for _, _, q in done], s)
+        weights = [_reading_weight(len(r[0]), r[2], black, s) for r in done]
+        pick = int(np.argmax(weights))
+        tiles, lattice, quality = done[pick]
+        if dbg is not None and pick > 0:
+            other_dbg, search = dbgs[pick], searches[pick]
+            if other_dbg is not None:
                 dbg.update(other_dbg)  # the debug data of the reading returned
-                if search is not None:
-                    dbg["dark_mask"] = search.dark
-                    dbg["candidates"] = [tuple(c.centre_xy / scale) for c in search.cands]
+            if search is not None:
+                dbg["dark_mask"] = search.dark
+                dbg["candidates"] = [tuple(c.centre_xy / scale) for c in search.cands]
     rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
     if s.rule_check is not None and len(tiles) > 1:
         checked = rule_check(tiles, s.rule_check)
@@ -3610,6 +3652,35 @@ def detect(
     if dbg is not None:
         dbg["overlay"] = draw_overlay(image_bgr, obs)
     return obs
+
+
+def _board_black(qualities: list[dict[str, Any]], s: DetectorSettings) -> float | None:
+    """The board's black paint against the local light (``V / E``) as the readings show it:
+    of the readings with at least ``min_pitch_support`` margins darker than ``body_max_dark``,
+    the darkest median of those margins (look-alikes of a cloth are lighter than black paint,
+    so the reading of the board itself shows it darkest). None: no reading shows enough."""
+    best: float | None = None
+    for q in qualities:
+        rel = np.asarray(q.get("margin_rel", ()), np.float64)
+        dark = rel[rel < s.body_max_dark]
+        if len(dark) >= s.min_pitch_support:
+            m = float(np.median(dark))
+            best = m if best is None else min(best, m)
+    return best
+
+
+def _reading_weight(
+    n_tiles: int, quality: dict[str, Any], black: float | None, s: DetectorSettings
+) -> float:
+    """What a reading of the board weighs when readings compete (:func:`detect`): its tiles
+    with margins as dark as the board's black paint (``reading_black_ratio`` x ``black``,
+    :func:`_board_black`) count 1, the others (glared margins, or a cloth's lighter shade)
+    ``reading_light_weight`` each. Without a black level every tile counts 1."""
+    rel = np.asarray(quality.get("margin_rel", ()), np.float64)
+    if black is None or len(rel) != n_tiles:
+        return float(n_tiles)
+    n_black = int((rel <= s.reading_black_ratio * black).sum())
+    return n_black + s.reading_light_weight * (n_tiles - n_black)
 
 
 def _corner_share(
@@ -4193,8 +4264,22 @@ def _assemble(
     # (``doubt_colour_distance``, ``doubt_body_ratio``): a cloth's pale blot in a dark ring
     if len(idx) > 1 and s.doubt_colour_distance > 0:
         body = reads.body_v[ix] / np.maximum(env_ix, 1.0)
-        lighter = body > s.doubt_body_ratio * float(np.median(body))
-        lighter &= reads.body_sat[ix] > s.doubt_neutral_saturation  # not glare's grey
+        body_sat = reads.body_sat[ix]
+        n_black = int(black.sum())
+        if s.doubt_board_black and black_rel is not None and n_black >= s.min_pitch_support:
+            # against the board's own black paint, not the reads' median (look-alikes that
+            # outnumber the tiles set that), and grey as the light is too: with the board's
+            # black margins made grey (von Kries), glare over black paint stays grey (and
+            # grey as measured: thin black margins may take a cloth's tint)
+            lighter = body > s.doubt_body_ratio * black_rel
+            ref_b = np.median(reads.body_rgb[: len(black)][black], axis=0)
+            gain = float(np.mean(ref_b) + 1.0) / (ref_b + 1.0)
+            bal = reads.body_rgb[ix] * gain[None, :]
+            bal_sat = (bal.max(axis=1) - bal.min(axis=1)) / np.maximum(bal.max(axis=1), 1.0)
+            body_sat = np.maximum(body_sat, bal_sat)
+        else:
+            lighter = body > s.doubt_body_ratio * float(np.median(body))
+        lighter &= body_sat > s.doubt_neutral_saturation  # not glare's grey
         paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
         # ... or nearer its paint, but with a margin coloured beyond the board's black too
         if s.doubt_foreign_chroma > 0 and int(black.sum()) >= s.min_pitch_support:
@@ -4292,6 +4377,11 @@ def _assemble(
         "pitch_ambiguous": bool(diagonal),
         "other_pitches": other_pitches,
         "first_fit_ambiguous": bool(first_fit_ambiguous),
+        # the returned tiles' margins against the local light (``V / E``): what
+        # :func:`detect` weighs readings by (``reading_*``)
+        "margin_rel": (reads.body_v[ix] / np.maximum(env_ix, 1.0))[paint]
+        if len(idx)
+        else np.zeros(0),
     }
     if dbg is not None:
         shown = ix[paint] if len(idx) else ix  # the tiles returned, in order
