@@ -591,7 +591,7 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
-        glut_copies: a set holds three of each of its 36 tiles (RULES.md, "Material"), and
+        glut_copies: a set holds three of each of its 36 tiles (RULES.md, section 1: "each of the 36 kinds three times"), and
             misreads merge at most a few of them (a colour slip or a diamond read as a clover);
             more than this many reads of one tile in one reading are a pattern's motif, not a
             board: a checked cloth's light squares in its darker lines, read as hundreds of
