@@ -591,16 +591,17 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
-        glut_copies: a set holds three of each of its 36 tiles (RULES.md, section 1: "each of the 36 kinds three times"), and
-            misreads merge at most a few of them (a colour slip or a diamond read as a clover);
-            more than this many reads of one tile in one reading are a pattern's motif, not a
-            board: a checked cloth's light squares in its darker lines, read as hundreds of
-            "orange squares" or "red star8s" under a warm light (seed 47 scene 43: 585 of one
-            tile, 775 false tiles). Of such a tile only the reads found as holes of the dark
-            mask are kept (the board's own bodies; the cloth's checks come in as weak holes
-            or growth's looks). 12: four tiles' worth of copies; the renderer's random boards,
-            which ignore the three-copies rule, reach 8 (seeds 2026, 13, 29, 37, 41, 43, 47).
-            0 turns it off.
+        glut_copies: a set holds three of each of its 36 tiles (RULES.md: "each of the 36
+            kinds three times"), and misreads merge at most a few of them (a colour slip, a
+            diamond read as a clover); more than this many reads of one tile in one reading
+            are a pattern's motif, not a board: a checked cloth's light squares in its darker
+            lines, read as hundreds of "orange squares" or "red star8s" under a warm light
+            (seed 47 scene 43: 585 of one tile, 775 false tiles). Of such a tile only the
+            reads found as holes of the dark mask are kept (the board's own bodies; the
+            cloth's checks come in as weak holes or growth's looks), and the scene's light is
+            learnt again from the reads left. 12: four tiles' worth of copies; the renderer's
+            random boards, which ignore the three-copies rule, reach 8 (seeds 2026, 13, 29,
+            37, 41, 43, 47). 0 turns it off.
         relearn_light_below: when fewer than this share of the reads lie within
             ``max_colour_distance`` of a paint, the scene's light (white balance, exposure,
             adaptation) is learnt again from the reads with black margins alone
