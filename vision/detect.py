@@ -591,6 +591,17 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        glut_copies: a set holds three of each of its 36 tiles (RULES.md: "each of the 36
+            kinds three times"), and misreads merge at most a few of them (a colour slip, a
+            diamond read as a clover); more than this many reads of one tile in one reading
+            are a pattern's motif, not a board: a checked cloth's light squares in its darker
+            lines, read as hundreds of "orange squares" or "red star8s" under a warm light
+            (seed 47 scene 43: 585 of one tile, 775 false tiles). Of such a tile only the
+            reads found as holes of the dark mask are kept (the board's own bodies; the
+            cloth's checks come in as weak holes or growth's looks), and the scene's light is
+            learnt again from the reads left. 12: four tiles' worth of copies; the renderer's
+            random boards, which ignore the three-copies rule, reach 8 (seeds 2026, 13, 29,
+            37, 41, 43, 47). 0 turns it off.
         relearn_light_below: when fewer than this share of the reads lie within
             ``max_colour_distance`` of a paint, the scene's light (white balance, exposure,
             adaptation) is learnt again from the reads with black margins alone
@@ -897,6 +908,7 @@ class DetectorSettings:
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
     relearn_light_below: float = 0.5
+    glut_copies: int = 12
     doubt_colour_distance: float = 32.0
     doubt_body_ratio: float = 1.4
     doubt_neutral_saturation: float = 0.15
@@ -4308,6 +4320,23 @@ def _assemble(
             conf_s[kept], grey[ix[kept]].mean(axis=1, dtype=np.float64), s.shape
         )
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
+    # far more reads of one tile than a set holds are a pattern's motif (``glut_copies``):
+    # those not found as dark-mask holes go (growth's reads and weak holes)
+    if s.glut_copies > 0 and len(idx) > s.glut_copies:
+        ident = best_c * len(SHAPE_ORDER) + best_s
+        kept_b = np.array(paint, bool)
+        copies = np.bincount(ident[kept_b], minlength=len(names) * len(SHAPE_ORDER))
+        weak = np.array([k >= n_kept or not cands[i].strong for k, i in enumerate(idx)])
+        motif = (copies[ident] > s.glut_copies) & weak & kept_b
+        if motif.any():
+            # the motif's "symbols" and "margins" set the scene's light too: it is learnt
+            # again from the reads left, and every read named under it
+            kept_b &= ~motif
+            col_read = name_colours(fit_on=kept_b)
+            kept_b &= col_read.distances.min(axis=1) <= s.max_colour_distance
+            conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
+            best_c = np.argmax(conf_c, axis=1)
+            paint = kept_b.tolist()
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
