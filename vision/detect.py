@@ -591,6 +591,17 @@ class DetectorSettings:
             and seed 99's small-check gingham, whose checks swamp the colour step);
             an olive patch of a noisy cloth came to 48 of green, so 50 became 45 (40 would
             drop two more false tiles but leave 3 of margin).
+        glut_copies: a set holds three of each of its 36 tiles (RULES.md: "each of the 36
+            kinds three times"), and misreads merge at most a few of them (a colour slip, a
+            diamond read as a clover); more than this many reads of one tile in one reading
+            are a pattern's motif, not a board: a checked cloth's light squares in its darker
+            lines, read as hundreds of "orange squares" or "red star8s" under a warm light
+            (seed 47 scene 43: 585 of one tile, 775 false tiles). Of such a tile only the
+            reads found as holes of the dark mask are kept (the board's own bodies; the
+            cloth's checks come in as weak holes or growth's looks), and the scene's light is
+            learnt again from the reads left. 12: four tiles' worth of copies; the renderer's
+            random boards, which ignore the three-copies rule, reach 8 (seeds 2026, 13, 29,
+            37, 41, 43, 47). 0 turns it off.
         relearn_light_below: when fewer than this share of the reads lie within
             ``max_colour_distance`` of a paint, the scene's light (white balance, exposure,
             adaptation) is learnt again from the reads with black margins alone
@@ -625,6 +636,33 @@ class DetectorSettings:
             grey, with the symbol 16-32 from its paint: 65 true and 69 false; with a foreign
             margin chroma above 0.2 too, 25 false and no true one; above 0.25, 20 false (0.25
             is above the 99th percentile of all read tiles, 0.18-0.24). 0 turns it off.
+        doubt_board_black: the two doubt tests above take the board's black paint for their
+            reference when at least ``min_pitch_support`` reads show it (margins darker than
+            ``body_max_dark`` x the light): "lighter" is against those margins' median level
+            (not the median of every read: look-alikes that outnumber the tiles set that - a
+            blue gingham's cream checks, 21 beside a line of 6 tiles, seed 31 legal scene 1,
+            made the median their own margin), and "grey" (glare's) is judged with the
+            board's black margins made grey (von Kries gains: glare adds the light's colour,
+            which black paint shows under it) as well as measured (thin black margins may
+            take a cloth's tint: a magenta gingham's, seed 43 scene 59, made its own magenta
+            grey so): those checks' teal-grey margins read 0.10 raw, 0.26 balanced. False:
+            the reads' median and the raw saturation, as before.
+        reading_light_weight, reading_black_ratio: when the board is read several ways
+            (``pitch_ambiguous``, ``first_fit_ambiguous``, ``poor_reading_share``,
+            ``dark_adapt_*``, ``small_symbols_*``) the reading whose tiles weigh most is kept
+            (the first of equals): a tile whose margin is as dark as the board's black paint
+            weighs 1 - at most ``reading_black_ratio`` x the darkest median black-margin
+            level (under ``body_max_dark``) that any of the readings shows (1.5: true
+            tiles' margins over their board's black median lie at 1.43 or below at the 95th
+            percentile, 80,000 read tiles of 29 cached sets; a gingham's checks 2.0) - and
+            any other tile (glared, or a cloth's lighter shade) ``reading_light_weight``.
+            Readings of one board with the same black tiles still go by the count (a glared
+            part read by one of them wins). Counting tiles alone (1.0), look-alikes made a
+            wrong reading win: seed 31 legal scene 1, once the doubt test dropped most of a
+            gingham's checks from the reading on the dark-mask holes' lattice (6 tiles, 3
+            checks), the first reading (2 tiles, 12 checks) won with more tiles. With 0.3 a
+            black tile outweighs three light ones. 33 cached sets (with ``doubt_board_black``,
+            against neither): false tiles 357 -> 320, missed and misread unchanged.
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -870,10 +908,14 @@ class DetectorSettings:
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
     relearn_light_below: float = 0.5
+    glut_copies: int = 12
     doubt_colour_distance: float = 32.0
     doubt_body_ratio: float = 1.4
     doubt_neutral_saturation: float = 0.15
     doubt_foreign_chroma: float = 0.25
+    doubt_board_black: bool = True
+    reading_light_weight: float = 0.3
+    reading_black_ratio: float = 1.5
     doubt_foreign_colour_distance: float = 16.0
     glare_lone_max_saturation: float = 0.12
     glare_lone_min_paint: float = 10.0
@@ -2130,20 +2172,34 @@ def _cut_symbols(
     # the blobs of all patches in one pass: each outline's patch from its top row
     contours, _ = cv2.findContours(sym8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = sym8.reshape(len(ok), -1).sum(axis=1, dtype=np.int64)
+    # each outline's polygon by OpenCV, then every polygon's edge lengths at once: the
+    # vertices laid end to end, each one's successor the next (the polygon's last, its
+    # first); the same lengths, in float64, as one polygon at a time
+    tiles, polys = [], []
     for cnt in contours:
         k = int(cnt[0, 0, 1]) // p
-        if not ok[k] or len(cnt) < 3:
-            continue
-        poly = cv2.approxPolyDP(cnt, eps, True).reshape(-1, 2).astype(np.float64)
-        step = np.roll(poly, -1, axis=0) - poly
-        lengths = np.sqrt((step * step).sum(axis=1))
-        edges = np.sort(lengths)
-        longest = float(edges[-1])
-        second = float(edges[-2]) if len(edges) > 1 else 0.0
-        if longest > s.cut_chord_max * math.sqrt(max(int(area[k]), 1)) and (
-            longest > s.cut_chord_lead * second
-        ):
-            cut[k] = True
+        if ok[k] and len(cnt) >= 3:
+            tiles.append(k)
+            polys.append(cv2.approxPolyDP(cnt, eps, True).reshape(-1, 2))
+    if not polys:
+        return cut
+    n_v = np.array([len(q) for q in polys], np.int64)
+    pts = np.concatenate(polys).astype(np.float64)
+    ends = np.cumsum(n_v)
+    nxt = np.arange(1, len(pts) + 1)
+    nxt[ends - 1] = ends - n_v
+    step = pts[nxt] - pts
+    lengths = np.sqrt((step * step).sum(axis=1))
+    # the longest and second longest edge of each polygon (0 for a polygon of one edge)
+    owner = np.repeat(np.arange(len(polys)), n_v)
+    order = np.lexsort((lengths, owner))
+    srt = lengths[order]
+    longest = srt[ends - 1]
+    second = np.where(n_v > 1, srt[np.maximum(ends - 2, 0)], 0.0)
+    k_arr = np.array(tiles, np.int64)
+    root = np.sqrt(np.maximum(area[k_arr], 1).astype(np.float64))
+    hit = (longest > s.cut_chord_max * root) & (longest > s.cut_chord_lead * second)
+    cut[k_arr[hit]] = True
     return cut
 
 
@@ -2593,6 +2649,16 @@ def _pitch_angle(
     return pitch, math.degrees(math.atan2(step_c[1], step_c[0])) % 90.0
 
 
+def _chebyshev(a: NDArray[Any], b: NDArray[Any] | None = None) -> NDArray[Any]:
+    """``(N, M)`` Chebyshev distances between the rows of ``a`` ``(N, 2)`` and ``b``
+    ``(M, 2)`` (None: ``a``): ``np.abs(a[:, None] - b[None]).max(axis=2)``, the same values
+    (numpy's reduction over an axis of two costs several times an element-wise maximum)."""
+    b = a if b is None else b
+    d0 = np.abs(a[:, None, 0] - b[None, :, 0])
+    out: NDArray[Any] = np.maximum(d0, np.abs(a[:, None, 1] - b[None, :, 1]), out=d0)
+    return out
+
+
 def _overlapping(
     cells: NDArray[np.int64],
     at: NDArray[np.float64],
@@ -2621,8 +2687,8 @@ def _overlapping(
     drop = np.zeros(n, bool)
     if n < 2 or s.overlap_max_separation <= 0:
         return drop
-    near = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) == 1
-    sep = np.abs(at[:, None, :] - at[None, :, :]).max(axis=2)
+    near = _chebyshev(cells) == 1
+    sep = _chebyshev(at)
     clash = near & (sep < s.overlap_max_separation)
     # pairs that overlap only by the light margin's reach: only the light read may go
     light_only = np.zeros_like(clash)
@@ -2688,7 +2754,7 @@ def _apart_groups(
         return out
     xy = np.asarray(centres_xy, np.float64).reshape(n, 2)
     glared = reads.body_v >= s.body_max_dark * _envelope_at(env, xy)
-    linked = np.abs(cells[:, None, :] - cells[None, :, :]).max(axis=2) <= s.isolated_cells
+    linked = _chebyshev(cells) <= s.isolated_cells
     group = np.arange(n)
     while True:  # each read takes the smallest label it links to (and that label's own
         # label: a read of the same group), until none changes
@@ -3541,6 +3607,10 @@ def detect(
     ):  # ... unless they are the gaps where the tiles read meet at their corners
         small_way = {"max_foreign_chroma": s.small_symbols_max_foreign_chroma}
         readings.append((replace(found, cands=found.small_cands), small_way))
+    # every reading is weighed (``_reading_weight``) and the heaviest kept, the first of equals
+    done = [(tiles, lattice, quality)]
+    dbgs: list[dict[str, Any] | None] = [None]
+    searches: list[_CandidateSearch | None] = [None]
     for search, way in readings:
         other_dbg: dict[str, Any] | None = {} if dbg is not None else None
         r_cands, r_outers = (cands, outers) if search is None else (search.cands, search.outers)
@@ -3550,13 +3620,21 @@ def detect(
         )  # fmt: skip
         if "pitch_override" in way and _linked_share(other[0]) < s.poor_reading_min_linked:
             continue  # tiles are laid touching in lines: look-alikes on every third cell
-        if len(other[0]) > len(tiles):
-            tiles, lattice, quality = other
-            if dbg is not None and other_dbg is not None:
+        done.append(other)
+        dbgs.append(other_dbg)
+        searches.append(search)
+    if len(done) > 1:
+        black = _board_black([q for _, _, q in done], s)
+        weights = [_reading_weight(len(r[0]), r[2], black, s) for r in done]
+        pick = int(np.argmax(weights))
+        tiles, lattice, quality = done[pick]
+        if dbg is not None and pick > 0:
+            other_dbg, search = dbgs[pick], searches[pick]
+            if other_dbg is not None:
                 dbg.update(other_dbg)  # the debug data of the reading returned
-                if search is not None:
-                    dbg["dark_mask"] = search.dark
-                    dbg["candidates"] = [tuple(c.centre_xy / scale) for c in search.cands]
+            if search is not None:
+                dbg["dark_mask"] = search.dark
+                dbg["candidates"] = [tuple(c.centre_xy / scale) for c in search.cands]
     rule_changes: tuple[tuple[Pos, Tile, Tile], ...] = ()
     if s.rule_check is not None and len(tiles) > 1:
         checked = rule_check(tiles, s.rule_check)
@@ -3586,6 +3664,35 @@ def detect(
     if dbg is not None:
         dbg["overlay"] = draw_overlay(image_bgr, obs)
     return obs
+
+
+def _board_black(qualities: list[dict[str, Any]], s: DetectorSettings) -> float | None:
+    """The board's black paint against the local light (``V / E``) as the readings show it:
+    of the readings with at least ``min_pitch_support`` margins darker than ``body_max_dark``,
+    the darkest median of those margins (look-alikes of a cloth are lighter than black paint,
+    so the reading of the board itself shows it darkest). None: no reading shows enough."""
+    best: float | None = None
+    for q in qualities:
+        rel = np.asarray(q.get("margin_rel", ()), np.float64)
+        dark = rel[rel < s.body_max_dark]
+        if len(dark) >= s.min_pitch_support:
+            m = float(np.median(dark))
+            best = m if best is None else min(best, m)
+    return best
+
+
+def _reading_weight(
+    n_tiles: int, quality: dict[str, Any], black: float | None, s: DetectorSettings
+) -> float:
+    """What a reading of the board weighs when readings compete (:func:`detect`): its tiles
+    with margins as dark as the board's black paint (``reading_black_ratio`` x ``black``,
+    :func:`_board_black`) count 1, the others (glared margins, or a cloth's lighter shade)
+    ``reading_light_weight`` each. Without a black level every tile counts 1."""
+    rel = np.asarray(quality.get("margin_rel", ()), np.float64)
+    if black is None or len(rel) != n_tiles:
+        return float(n_tiles)
+    n_black = int((rel <= s.reading_black_ratio * black).sum())
+    return n_black + s.reading_light_weight * (n_tiles - n_black)
 
 
 def _corner_share(
@@ -3986,7 +4093,7 @@ def _assemble(
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]
         ni = np.nonzero(valid | merged)[0]
-        cheb = np.abs(cells[vi][:, None, :] - cells[ni][None, :, :]).max(axis=2)
+        cheb = _chebyshev(cells[vi], cells[ni])
         cheb[vi[:, None] == ni[None, :]] = np.iinfo(np.int64).max
         for j in vi[cheb.min(axis=1) > s.isolated_cells]:
             if cands[j].body != "square" and not vouched[j]:
@@ -4077,7 +4184,7 @@ def _assemble(
             # must show its own square body (``isolated_cells``; a grown read has none)
             while len(idx) > 1:
                 ix0 = np.array(idx, np.int64)
-                cheb = np.abs(cells[ix0][:, None, :] - cells[ix0][None, :, :]).max(axis=2)
+                cheb = _chebyshev(cells[ix0])
                 np.fill_diagonal(cheb, np.iinfo(np.int64).max)
                 lone = (cheb.min(axis=1) > s.isolated_cells) & np.array(
                     [
@@ -4169,8 +4276,22 @@ def _assemble(
     # (``doubt_colour_distance``, ``doubt_body_ratio``): a cloth's pale blot in a dark ring
     if len(idx) > 1 and s.doubt_colour_distance > 0:
         body = reads.body_v[ix] / np.maximum(env_ix, 1.0)
-        lighter = body > s.doubt_body_ratio * float(np.median(body))
-        lighter &= reads.body_sat[ix] > s.doubt_neutral_saturation  # not glare's grey
+        body_sat = reads.body_sat[ix]
+        n_black = int(black.sum())
+        if s.doubt_board_black and black_rel is not None and n_black >= s.min_pitch_support:
+            # against the board's own black paint, not the reads' median (look-alikes that
+            # outnumber the tiles set that), and grey as the light is too: with the board's
+            # black margins made grey (von Kries), glare over black paint stays grey (and
+            # grey as measured: thin black margins may take a cloth's tint)
+            lighter = body > s.doubt_body_ratio * black_rel
+            ref_b = np.median(reads.body_rgb[: len(black)][black], axis=0)
+            gain = float(np.mean(ref_b) + 1.0) / (ref_b + 1.0)
+            bal = reads.body_rgb[ix] * gain[None, :]
+            bal_sat = (bal.max(axis=1) - bal.min(axis=1)) / np.maximum(bal.max(axis=1), 1.0)
+            body_sat = np.maximum(body_sat, bal_sat)
+        else:
+            lighter = body > s.doubt_body_ratio * float(np.median(body))
+        lighter &= body_sat > s.doubt_neutral_saturation  # not glare's grey
         paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
         # ... or nearer its paint, but with a margin coloured beyond the board's black too
         if s.doubt_foreign_chroma > 0 and int(black.sum()) >= s.min_pitch_support:
@@ -4199,23 +4320,47 @@ def _assemble(
             conf_s[kept], grey[ix[kept]].mean(axis=1, dtype=np.float64), s.shape
         )
     best_c, best_s = np.argmax(conf_c, axis=1), np.argmax(conf_s, axis=1)
+    # far more reads of one tile than a set holds are a pattern's motif (``glut_copies``):
+    # those not found as dark-mask holes go (growth's reads and weak holes)
+    if s.glut_copies > 0 and len(idx) > s.glut_copies:
+        ident = best_c * len(SHAPE_ORDER) + best_s
+        kept_b = np.array(paint, bool)
+        copies = np.bincount(ident[kept_b], minlength=len(names) * len(SHAPE_ORDER))
+        weak = np.array([k >= n_kept or not cands[i].strong for k, i in enumerate(idx)])
+        motif = (copies[ident] > s.glut_copies) & weak & kept_b
+        if motif.any():
+            # the motif's "symbols" and "margins" set the scene's light too: it is learnt
+            # again from the reads left, and every read named under it
+            kept_b &= ~motif
+            col_read = name_colours(fit_on=kept_b)
+            kept_b &= col_read.distances.min(axis=1) <= s.max_colour_distance
+            conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
+            best_c = np.argmax(conf_c, axis=1)
+            paint = kept_b.tolist()
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
     corner_list = corners_all[ix].tolist() if idx else []
+    # every tile's alternatives' confidences at once (the same float64 products as one by
+    # one), as Python lists
+    top_cl, top_sl = top_c.tolist(), top_s.tolist()
+    pair_conf = (
+        np.take_along_axis(conf_c, top_c, axis=1)[:, :, None]
+        * np.take_along_axis(conf_s, top_s, axis=1)[:, None, :]
+    ).tolist()
+    best_cl, best_sl = best_c.tolist(), best_s.tolist()
+    min_alt = s.alternative_min_confidence
     for k in range(len(idx)):
         if not paint[k]:
             continue
         cp, sp = conf_c[k], conf_s[k]
-        ci, si = int(best_c[k]), int(best_s[k])
+        ci, si = int(best_cl[k]), int(best_sl[k])
         alts: list[tuple[Tile, float]] = []
-        for cj in top_c[k].tolist():
-            for sj in top_s[k].tolist():
-                if cj == ci and sj == si:
+        for cj, row_conf in zip(top_cl[k], pair_conf[k], strict=True):
+            for sj, conf in zip(top_sl[k], row_conf, strict=True):
+                if (cj == ci and sj == si) or not conf >= min_alt:
                     continue
-                conf = float(cp[cj] * sp[sj])
-                if conf >= s.alternative_min_confidence:
-                    alts.append((Tile(names[cj], SHAPE_ORDER[sj]), conf))
+                alts.append((Tile(names[cj], SHAPE_ORDER[sj]), conf))
         alts.sort(key=lambda a: -a[1])
         row, col = cell_list[k]
         tiles.append(
@@ -4261,6 +4406,11 @@ def _assemble(
         "pitch_ambiguous": bool(diagonal),
         "other_pitches": other_pitches,
         "first_fit_ambiguous": bool(first_fit_ambiguous),
+        # the returned tiles' margins against the local light (``V / E``): what
+        # :func:`detect` weighs readings by (``reading_*``)
+        "margin_rel": (reads.body_v[ix] / np.maximum(env_ix, 1.0))[paint]
+        if len(idx)
+        else np.zeros(0),
     }
     if dbg is not None:
         shown = ix[paint] if len(idx) else ix  # the tiles returned, in order

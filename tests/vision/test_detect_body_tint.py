@@ -23,7 +23,8 @@ from vision.detect import DetectorSettings, _gains_tint, _untinted, detect
 from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
 
 DEFAULT = DetectorSettings()
-OFF = dataclasses.replace(DEFAULT, neutral_max_tint=0.0)
+# (the motif bound, ``glut_copies``, drops most of these checks too: off here)
+OFF = dataclasses.replace(DEFAULT, neutral_max_tint=0.0, glut_copies=0)
 
 
 def _score(legal: bool, settings: DetectorSettings) -> DetectionScore:

@@ -452,3 +452,74 @@ def test_work_image_brightness_is_the_channels_maximum() -> None:
     np.testing.assert_array_equal(v, small.max(axis=2))
     _, v1 = _work_image(img, 1.0)
     np.testing.assert_array_equal(v1, img.max(axis=2))
+
+
+def _cut_symbols_one_by_one(
+    sym8: np.ndarray, ok: np.ndarray, p: int, s: DetectorSettings
+) -> np.ndarray:
+    """The chord test polygon by polygon, as it was written before the batched lengths."""
+    import math
+
+    cut = np.zeros(len(ok), bool)
+    contours, _ = cv2.findContours(sym8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area = sym8.reshape(len(ok), -1).sum(axis=1, dtype=np.int64)
+    for cnt in contours:
+        k = int(cnt[0, 0, 1]) // p
+        if not ok[k] or len(cnt) < 3:
+            continue
+        poly = cv2.approxPolyDP(cnt, s.cut_chord_eps * p, True).reshape(-1, 2).astype(float)
+        step = np.roll(poly, -1, axis=0) - poly
+        edges = np.sort(np.sqrt((step * step).sum(axis=1)))
+        longest = float(edges[-1])
+        second = float(edges[-2]) if len(edges) > 1 else 0.0
+        if longest > s.cut_chord_max * math.sqrt(max(int(area[k]), 1)) and (
+            longest > s.cut_chord_lead * second
+        ):
+            cut[k] = True
+    return cut
+
+
+def test_cut_symbols_batched_lengths_equal_the_polygon_by_polygon_test() -> None:
+    """Every polygon's edge lengths taken at once flag the same cut symbols as the loop."""
+    from vision.detect import _cut_symbols
+
+    s = DetectorSettings()
+    p = s.patch_px
+    rng = np.random.default_rng(3)
+    n = 60
+    sym = np.zeros((n, p, p), np.uint8)
+    for i in range(n):
+        c = (int(rng.integers(14, 34)), int(rng.integers(14, 34)))
+        kind = i % 4
+        if kind == 0:  # a disc cut straight by an occluder's edge
+            cv2.circle(sym[i], c, int(rng.integers(6, 12)), 1, -1)
+            sym[i, : c[1] - int(rng.integers(0, 5))] = 0
+        elif kind == 1:  # a square (straight, equal sides)
+            r = int(rng.integers(4, 10))
+            sym[i, c[1] - r : c[1] + r, c[0] - r : c[0] + r] = 1
+        elif kind == 2:  # a random polygon, up to two blobs
+            for _ in range(int(rng.integers(1, 3))):
+                pts = rng.integers(8, 40, (int(rng.integers(3, 7)), 2)).astype(np.int32)
+                cv2.fillPoly(sym[i], [pts], 1)
+        else:  # specks of 1-2 pixels (polygons of one or two vertices)
+            sym[i, c[1], c[0] : c[0] + int(rng.integers(1, 3))] = 1
+    sym[:, :6] = sym[:, -6:] = 0  # a blob never leaves its patch
+    sym8 = sym.reshape(n * p, p)
+    ok = rng.random(n) < 0.85
+    got = _cut_symbols(sym8, ok, p, s)
+    want = _cut_symbols_one_by_one(sym8, ok, p, s)
+    assert want.any() and not want.all()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_chebyshev_planes_equal_the_reduction_over_the_last_axis(dtype: type) -> None:
+    """The larger of the two coordinate planes gives the reduction's Chebyshev distances."""
+    from vision.detect import _chebyshev
+
+    rng = np.random.default_rng(8)
+    a = (rng.normal(0, 6, (37, 2))).astype(dtype)
+    b = (rng.normal(0, 6, (11, 2))).astype(dtype)
+    np.testing.assert_array_equal(_chebyshev(a), np.abs(a[:, None] - a[None]).max(axis=2))
+    np.testing.assert_array_equal(_chebyshev(a, b), np.abs(a[:, None] - b[None]).max(axis=2))
+    assert _chebyshev(a[:0]).shape == (0, 0)
