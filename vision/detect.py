@@ -2795,8 +2795,11 @@ def _fit_cells(
     s: DetectorSettings,
     use: NDArray[np.bool_],
     plane_pitch: float | None = None,
+    strong: NDArray[np.bool_] | None = None,
 ) -> tuple[LatticeFit, NDArray[np.float64]]:
-    """Lattice of the candidates ``use`` (work px in, image px out) and image_from_grid."""
+    """Lattice of the candidates ``use`` (work px in, image px out) and image_from_grid;
+    ``strong``: the dark-mask holes (:func:`~vision.lattice.fit_lattice`'s anchors)."""
+    anchors = None if strong is None else strong[use]
     full = centres[use] / scale
     if h_tab is not None:
         plane = _apply_h(h_tab, full)
@@ -2805,10 +2808,10 @@ def _fit_cells(
         if plane_pitch is not None:  # the calibration measured the pitch on the table
             p_sides = np.full(len(full), s.tile_fill * plane_pitch)
         p_angles = np.arctan2(ex[:, 1], ex[:, 0]) + angles[use]
-        fit = fit_lattice(plane, p_angles, p_sides, s.lattice)
+        fit = fit_lattice(plane, p_angles, p_sides, s.lattice, anchors)
         h = np.linalg.inv(h_tab) @ fit.image_from_grid
     else:
-        fit = fit_lattice(full, angles[use], side_est[use] / scale, s.lattice)
+        fit = fit_lattice(full, angles[use], side_est[use] / scale, s.lattice, anchors)
         h = fit.image_from_grid
     return fit, h / h[2, 2]
 
@@ -3895,6 +3898,11 @@ def _assemble(
     first_reading = pitch_override is None and not diagonal_pitch and not trust_strong
     if pitch_override is not None:
         pitch_mode = pitch_override
+        # (the tiles' links in a retry at another pitch mode are as doubtful as that pitch:
+        # its cells grow from the central tile, not from the largest cluster those links
+        # make, ``LatticeSettings.reseed_alone``; seed 7 scene 43, a glared board whose few
+        # dark-mask holes set a wrong pitch, lost half its cells so)
+        s = replace(s, lattice=replace(s.lattice, reseed_alone=False))
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         # ... scaled by each symbol's size against the typical one, since an oblique view
         # shrinks far tiles (the printed symbols shrink with them)
@@ -3923,11 +3931,15 @@ def _assemble(
         # holes between its cells (a flower's centre beside a glared board) stay out
         if int(strong.sum()) < s.min_pitch_support:
             every = np.ones_like(strong)
-            _, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, every, plane_pitch)
+            _, h0 = _fit_cells(
+                centres, angles, side_est, scale, h_tab, s, every, plane_pitch, strong
+            )
             g0 = _apply_h(np.linalg.inv(h0), centres / scale)
             keep = strong | (np.hypot(*(g0 - np.round(g0)).T) <= s.weak_max_residual)
         for _ in range(s.weak_admit_rounds):
-            fit0, h0 = _fit_cells(centres, angles, side_est, scale, h_tab, s, keep, plane_pitch)
+            fit0, h0 = _fit_cells(
+                centres, angles, side_est, scale, h_tab, s, keep, plane_pitch, strong
+            )
             if strong_pitch is None:
                 strong_pitch = fit0.pitch_px
             admitted_pitch = fit0.pitch_px
@@ -3977,7 +3989,7 @@ def _assemble(
     outline_shape = np.zeros(n, np.int64)  # best prototype by the outline alone
     for _round in range(s.refit_rounds + 1):
         _, image_from_grid = _fit_cells(
-            centres, angles, side_est, scale, h_tab, s, use, plane_pitch
+            centres, angles, side_est, scale, h_tab, s, use, plane_pitch, strong
         )
         g = _apply_h(np.linalg.inv(image_from_grid), full_centres)[:, ::-1]
         cells = np.round(g).astype(np.int64)
@@ -4041,7 +4053,9 @@ def _assemble(
         if trust_strong and not agree:  # read on the dark-mask holes' lattice: the weak
             # holes that read as tiles on it (a cloth's checks do) may not refit it to another
             # pitch (the checks' own grid)
-            fit_n, _ = _fit_cells(centres, angles, side_est, scale, h_tab, s, nxt, plane_pitch)
+            fit_n, _ = _fit_cells(
+                centres, angles, side_est, scale, h_tab, s, nxt, plane_pitch, strong
+            )
             if abs(fit_n.pitch_px / pitch_px - 1.0) > s.first_fit_pitch_agreement:
                 break
         use = nxt

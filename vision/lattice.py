@@ -96,7 +96,12 @@ class LatticeSettings:
             an oblique board's far part (pitch 70 px at the top, 42 px at the bottom) fell
             on wrong rows: seed 37 scene 28 (gamma) read 5 of 23 tiles, now 22. A cluster
             that is a line with a tile beside it is not taken: its homography, extrapolated
-            across the board, lost 9 tiles of seed 23 scene 21 (gamma).
+            across the board, lost 9 tiles of seed 23 scene 21 (gamma). With ``anchors``
+            (the detector's dark-mask holes) the cluster's homography must rest on them: a
+            gingham's checks chained in as weak holes form clusters too (seed 31 legal scene
+            1: 3 of 6 tiles lost, 12 more false). The detector turns the reseed off in its
+            retries at other pitch modes (``DetectorSettings.poor_reading_share``), whose
+            links are as doubtful as their pitch (seed 7 scene 43 read 23 of 67 tiles so).
         reseed_min_off_line: ... tiles of that cluster off its fullest row and off its fullest
             column: 1 (a line with one tile beside it) lost seed 23 scene 21 its 9 tiles; 2 (an
             L of two arms of three) read seed 37 scene 28's legal board whole (6 more tiles
@@ -162,6 +167,7 @@ def fit_lattice(
     tile_angles: NDArray[np.float64],
     tile_sides: NDArray[np.float64],
     settings: LatticeSettings = LatticeSettings(),
+    anchors: NDArray[np.bool_] | None = None,
 ) -> LatticeFit:
     """Grid cells for tile centres.
 
@@ -171,6 +177,9 @@ def fit_lattice(
         tile_sides: ``(N,)`` each tile's side estimate, same units as the centres; used as the
             pitch where neighbours cannot tell it (single tiles, isolated tiles).
         settings: thresholds.
+        anchors: ``(N,)`` the centres sure to be tiles (a detector's dark-mask holes): a
+            cluster the cells grow from instead of a lone central tile (``reseed_alone``)
+            must fix its homography with them alone. None: every centre.
 
     Returns:
         A :class:`LatticeFit`; cells are shifted so the smallest row and col are 0.
@@ -320,9 +329,11 @@ def fit_lattice(
         while not all(is_known):
             clusters.append(flood(is_known.index(False)))
         big = max(clusters, key=len)
-        bc = cells[big]
+        # (fixed by sure tiles: a cloth's checks chained in as weak holes make clusters too)
+        sure = big if anchors is None else [i for i in big if anchors[i]]
+        bc = cells[sure]
         if (
-            len(big) >= settings.min_homography_tiles
+            len(sure) >= settings.min_homography_tiles
             and min(_off_fullest(bc, 0), _off_fullest(bc, 1)) >= settings.reseed_min_off_line
         ):
             central = np.hypot(*(pts[big] - np.median(pts, axis=0)).T)

@@ -41,9 +41,10 @@ def test_dim_glared_board_on_a_dark_floral_cloth_keeps_few_look_alikes() -> None
     board of 63 tiles under glare on a navy floral cloth whose flowers are 2-3x the symbols.
     It read 6 of them; taking the small holes for the symbols reads nearly all, and the
     margin's colour (``small_symbols_max_foreign_chroma``: navy cloth around a small flower
-    is no black paint) keeps the look-alikes to a few (15 without it; measured with the
-    later checks of a margin's foreign colour, ``apart_*`` and ``doubt_foreign_*``, off, as
-    they drop some of the same flowers)."""
+    is no black paint) keeps the look-alikes to a few (15 without it, 8 since the lattice's
+    reseed, ``LatticeSettings.reseed_alone``, places the board's far part whole; measured
+    with the later checks of a margin's foreign colour, ``apart_*`` and
+    ``doubt_foreign_*``, off, as they drop some of the same flowers)."""
     scene = hard_scene(29, 24, legal_board, isp_space="linear").final
     s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
@@ -53,7 +54,7 @@ def test_dim_glared_board_on_a_dark_floral_cloth_keeps_few_look_alikes() -> None
     missed_any, false_any = _missed_and_false(
         scene, replace(alone, small_symbols_max_foreign_chroma=0.0)
     )
-    assert missed_any >= missed_on and false_any >= false_on + 6, (false_any, false_on)
+    assert missed_any >= missed_on and false_any >= false_on + 4, (false_any, false_on)
     missed_off, _ = _missed_and_false(scene, replace(s, small_symbols_min_holes=0))
     assert missed_off >= 40, missed_off
 
