@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
+from vision.evaluate import DetectionScore
 from vision.lattice import LatticeSettings, fit_lattice
+from vision.render import Rendered
 
 PITCH = 27.0
 
@@ -21,6 +24,22 @@ def _board(rng: np.random.Generator, rows: int = 7, cols: int = 7) -> tuple[np.n
     xy += rng.normal(0.0, 0.06 * PITCH, xy.shape)
     angles = theta + np.radians(rng.uniform(-5.0, 5.0, len(xy)))
     return grid, xy, angles, rot
+
+
+def _scores_with_lattice_off(scene: Rendered, **off: Any) -> tuple[DetectionScore, DetectionScore]:
+    """A rendered scene read with the default settings, and read with the given
+    ``LatticeSettings`` fields replaced (``off``)."""
+    from dataclasses import replace
+
+    from vision.detect import DetectorSettings, detect
+    from vision.evaluate import score_detection
+
+    s = DetectorSettings()
+    settings = replace(s, lattice=replace(s.lattice, **off))
+    return (
+        score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px),
+        score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px),
+    )
 
 
 def _assert_on_the_tiles_lattice(grid: np.ndarray, cells: np.ndarray) -> None:
@@ -221,18 +240,10 @@ def test_a_glared_board_beside_a_line_is_placed_on_the_line_s_lattice() -> None:
     first cluster was the long arm alone (its corner tile's edges read 17 degrees off) and the
     lattice placed through it put the other arm two rows away instead of three: 15 of 27
     tiles lost, 6 misread. Now (``lattice_frame_links``) all are read."""
-    from dataclasses import replace
-
     from benchmarks.bench_vision import hard_scene
-    from vision.detect import DetectorSettings, detect
-    from vision.evaluate import score_detection
 
-    scene = hard_scene(23, 28).final
-    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    score, before = _scores_with_lattice_off(hard_scene(23, 28).final, lattice_frame_links=False)
     assert score.recall >= 0.95 and score.precision >= 0.97 and score.identity >= 0.9
-    s = DetectorSettings()
-    off = replace(s, lattice=replace(s.lattice, lattice_frame_links=False))
-    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
     assert before.recall < 0.7
 
 
@@ -274,18 +285,12 @@ def test_a_lone_central_tile_does_not_set_an_oblique_board_s_lattice() -> None:
 def test_an_oblique_board_cut_by_an_arm_is_read_whole() -> None:
     """Seed-37 scene 28 (random board on dark wood, 32-degree view, two arms): 18 of 23 tiles
     were lost to a lattice grown from a lone tile in the arm's gap; now at most two."""
-    from dataclasses import replace
-
     from benchmarks.bench_vision import hard_scene
-    from vision.detect import DetectorSettings, detect
+    from vision.detect import detect
     from vision.evaluate import legal_board, score_detection
 
-    scene = hard_scene(37, 28).final
-    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    score, before = _scores_with_lattice_off(hard_scene(37, 28).final, reseed_alone=False)
     assert score.recall >= 0.9 and score.precision >= 0.97 and score.identity >= 0.9
-    s = DetectorSettings()
-    off = replace(s, lattice=replace(s.lattice, reseed_alone=False))
-    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
     assert before.recall < 0.5
     # the legal board of the same scene: its largest cluster is an L of arms of three and six
     # (``reseed_min_off_line`` 2); 9 of 23 tiles were lost, now 3
