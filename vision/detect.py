@@ -666,6 +666,19 @@ class DetectorSettings:
             symbol's chroma only: a warm light's brown over a blurred tiny yellow tile is
             partly across it (the chroma of the whole margin put two true reads beyond 12).
             0 turns it off.
+        lone_doubt_colour_distance, lone_doubt_body_ratio: tiles are played edge to edge
+            (RULES.md: every tile laid shares a side with the board), so a board is one
+            4-connected group and a read with no read on any of its four sides is unlikely
+            before it is looked at (its neighbour missed or under a hand, or a look-alike
+            diagonal to the board or a cell or two from it): it needs less evidence against
+            it than the doubt tests above ask. Such a read whose symbol is farther than
+            ``lone_doubt_colour_distance`` from every paint (weighted CIE76, as
+            ``max_colour_distance``) and whose margin is lighter than ``lone_doubt_body_ratio``
+            x the board's black margins' median against the local light is no tile. On the 37
+            cached sets (baseline readings), of the reads without a side neighbour, 122 true,
+            63 false: beyond 20 and 1.4, 22 false and no true one (true reads beyond 20 keep
+            margins at 1.21 or darker; true ones lighter than 1.4 lie within 16 of a paint).
+            Needs the board's black (``min_pitch_support`` black margins). 0 turns it off.
         reading_light_weight, reading_black_ratio: when the board is read several ways
             (``pitch_ambiguous``, ``first_fit_ambiguous``, ``poor_reading_share``,
             ``dark_adapt_*``, ``small_symbols_*``) the reading whose tiles weigh most is kept
@@ -939,6 +952,8 @@ class DetectorSettings:
     max_margin_bleed: float = 20.0
     bleed_min_reads: int = 8
     bleed_floor: float = 0.02
+    lone_doubt_colour_distance: float = 20.0
+    lone_doubt_body_ratio: float = 1.4
     glare_lone_max_saturation: float = 0.12
     glare_lone_min_paint: float = 10.0
     occluder_max_share: float = 0.35
@@ -4370,6 +4385,28 @@ def _assemble(
         if int(typical.sum()) >= max(s.bleed_min_reads, 1):
             level = max(float(np.median(bleed[typical])), s.bleed_floor)
             paint_ok &= ~(dark_ix & (bleed > s.max_margin_bleed * level))
+    # a read with no read on any of its sides needs less doubt (``lone_doubt_*``)
+    if (
+        len(idx) > 1
+        and s.lone_doubt_colour_distance > 0
+        and black_rel is not None
+        and int(black.sum()) >= s.min_pitch_support
+    ):
+        cl = cells[ix]
+        held = {(int(a), int(b)) for a, b in cl[paint_ok]}
+        sided = np.array(
+            [
+                any((a + da, b + db) in held for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+                for a, b in cl.tolist()
+            ],
+            bool,
+        )
+        rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
+        paint_ok &= ~(
+            ~sided
+            & (paint_d > s.lone_doubt_colour_distance)
+            & (rel_ix > s.lone_doubt_body_ratio * black_rel)
+        )
     if reads.cut is not None and len(idx):
         # a symbol an occluder cuts is unseen (never guessed); its cell still holds a tile
         paint_ok &= ~reads.cut[ix]

@@ -9,6 +9,7 @@ the same hue reads as a symbol in a "margin" of that hue, far beyond that share.
 from __future__ import annotations
 
 import dataclasses
+from typing import Literal
 
 import numpy as np
 
@@ -20,8 +21,10 @@ DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, max_margin_bleed=0.0)
 
 
-def _score(seed: int, k: int, settings: DetectorSettings, isp_space: str) -> DetectionScore:
-    scene = hard_scene(seed, k, legal_board, isp_space=isp_space).final  # type: ignore[arg-type]
+def _score(
+    seed: int, k: int, settings: DetectorSettings, isp_space: Literal["gamma", "linear"]
+) -> DetectionScore:
+    scene = hard_scene(seed, k, legal_board, isp_space=isp_space).final
     return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
 
 
