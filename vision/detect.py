@@ -679,6 +679,18 @@ class DetectorSettings:
             63 false: beyond 20 and 1.4, 22 false and no true one (true reads beyond 20 keep
             margins at 1.21 or darker; true ones lighter than 1.4 lie within 16 of a paint).
             Needs the board's black (``min_pitch_support`` black margins). 0 turns it off.
+        window_min_sides, window_min_area, window_max_spread, window_max_distance: an
+            empty cell walled in by tiles on ``window_min_sides`` or more sides shows the table
+            through a square window framed by its neighbours' black bodies, a "square symbol"
+            larger than any printed one (a symbol area of ``window_min_area`` or more of the
+            tile top: true squares and circles reach it, the other shapes do not). When the
+            table around the board is uniform (the free cells two and three cells from the
+            reads, at least ``unseen_min_table_cells`` of them, spread of their mean CIELAB
+            colour - 1.4826 x the median distance from their median - under
+            ``window_max_spread``) and such a read's symbol lies within
+            ``window_max_distance`` x that spread of the table's colour, it is the table, not a
+            paint (felt and cloth boards with holes: seed 2026 random scene 29, seed 31 legal
+            scene 35). 0 (``window_max_distance``) turns it off.
         reading_light_weight, reading_black_ratio: when the board is read several ways
             (``pitch_ambiguous``, ``first_fit_ambiguous``, ``poor_reading_share``,
             ``dark_adapt_*``, ``small_symbols_*``) the reading whose tiles weigh most is kept
@@ -954,6 +966,10 @@ class DetectorSettings:
     bleed_floor: float = 0.02
     lone_doubt_colour_distance: float = 20.0
     lone_doubt_body_ratio: float = 1.4
+    window_min_sides: int = 3
+    window_min_area: float = 0.4
+    window_max_spread: float = 12.0
+    window_max_distance: float = 1.0
     glare_lone_max_saturation: float = 0.12
     glare_lone_min_paint: float = 10.0
     occluder_max_share: float = 0.35
@@ -3875,6 +3891,64 @@ def _unseen_cells(
     return unseen, n_cov / float(len(tile_cells) + n_cov)
 
 
+def _table_lab(
+    small: NDArray[np.uint8],
+    scale: float,
+    image_from_grid: NDArray[np.float64],
+    tile_cells: NDArray[np.int64],
+    s: DetectorSettings,
+) -> tuple[NDArray[np.float64], float] | None:
+    """The table's colour around the board: CIELAB (OpenCV 8-bit scale) median and spread of
+    the free cells two and three cells (Chebyshev) from the reads, each the mean of a 5 x 5
+    grid over its middle 60 % on the work image (as :func:`_unseen_cells`).
+
+    Args:
+        small: the work image ``(h, w, 3)`` uint8 BGR, ``scale`` x the input image.
+        image_from_grid: ``(3, 3)`` grid ``(col, row, 1)`` -> input image px.
+        tile_cells: ``(N, 2)`` the reads' cells ``(row, col)``.
+
+    Returns:
+        ``(lab (3,), spread)``, or None with fewer than ``unseen_min_table_cells`` such cells
+        inside the image.
+    """
+    if not len(tile_cells):
+        return None
+    held = {(int(a), int(b)) for a, b in tile_cells}
+    r0, c0 = tile_cells.min(axis=0) - 3
+    r1, c1 = tile_cells.max(axis=0) + 3
+    rr, cc = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
+    grid = np.zeros(rr.shape, np.uint8)
+    for a, b in held:
+        grid[a - r0, b - c0] = 1
+    # Chebyshev distance to the nearest read, by dilation
+    d1 = cv2.dilate(grid, np.ones((3, 3), np.uint8))
+    d3 = cv2.dilate(grid, np.ones((7, 7), np.uint8))
+    ring = (d3 > 0) & (d1 == 0)
+    cells = np.stack([rr[ring], cc[ring]], axis=1)
+    if len(cells) < s.unseen_min_table_cells:
+        return None
+    off = np.linspace(-0.3, 0.3, 5)
+    du, dv = np.meshgrid(off, off)
+    g = np.stack(
+        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
+        axis=2,
+    ).reshape(-1, 2)
+    pts = np.c_[g, np.ones(len(g))] @ np.asarray(image_from_grid, np.float64).T
+    xy = (pts[:, :2] / pts[:, 2:3]) * scale
+    hh, ww = small.shape[:2]
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)
+    ok = inside.reshape(len(cells), 25).all(axis=1)
+    if int(ok.sum()) < s.unseen_min_table_cells:
+        return None
+    xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
+    yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
+    lab = cv2.cvtColor(small[yi, xi].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+    mean = lab.reshape(len(cells), 25, 3).astype(np.float64).mean(axis=1)[ok]
+    ref = np.median(mean, axis=0)
+    spread = 1.4826 * float(np.median(np.linalg.norm(mean - ref, axis=1)))
+    return ref, spread
+
+
 def _calibrated_rgb(
     rgb: NDArray[np.float64], gains: tuple[float, float, float]
 ) -> NDArray[np.float64]:
@@ -4407,6 +4481,25 @@ def _assemble(
             & (paint_d > s.lone_doubt_colour_distance)
             & (rel_ix > s.lone_doubt_body_ratio * black_rel)
         )
+    # an empty cell walled in by tiles shows the table as a large square "symbol"
+    # (``window_*``)
+    if len(idx) > s.window_min_sides and s.window_max_distance > 0:
+        cl = cells[ix]
+        held = {(int(a), int(b)) for a, b in cl[paint_ok]}
+        sides = np.array(
+            [
+                sum((a + da, b + db) in held for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+                for a, b in cl.tolist()
+            ]
+        )
+        walled = paint_ok & (sides >= s.window_min_sides) & (reads.area[ix] >= s.window_min_area)
+        if walled.any():
+            table = _table_lab(small, scale, image_from_grid, cl[paint_ok], s)
+            if table is not None and table[1] < s.window_max_spread:
+                sym_u8 = np.clip(np.round(reads.symbol_rgb[ix][:, ::-1]), 0, 255).astype(np.uint8)
+                sym_lab = cv2.cvtColor(sym_u8.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+                d_tab = np.linalg.norm(sym_lab.reshape(-1, 3).astype(np.float64) - table[0], axis=1)
+                paint_ok &= ~(walled & (d_tab <= s.window_max_distance * table[1]))
     if reads.cut is not None and len(idx):
         # a symbol an occluder cuts is unseen (never guessed); its cell still holds a tile
         paint_ok &= ~reads.cut[ix]
