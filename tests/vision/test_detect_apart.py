@@ -20,9 +20,17 @@ from vision.detect import DetectorSettings, _apart_groups, _Reads, detect
 from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
 
 DEFAULT = DetectorSettings()
-# (the motif bound, ``glut_copies``, also drops the checks of seed 29 legal scene 53: off
+# (the motif bound, ``glut_copies``, and the later look-alike checks - ``max_margin_bleed``,
+# ``lone_doubt_*``, ``window_*``, ``part_*`` - also drop checks of seed 29 legal scene 53: off
 # here, so that the test sees the group test alone)
-OFF = dataclasses.replace(DEFAULT, apart_group_max=0, glut_copies=0)
+LATER_OFF = dataclasses.replace(
+    DEFAULT,
+    max_margin_bleed=0.0,
+    lone_doubt_colour_distance=0.0,
+    window_max_distance=0.0,
+    part_max_kind_share=0.0,
+)
+OFF = dataclasses.replace(LATER_OFF, apart_group_max=0, glut_copies=0)
 
 
 def _score(seed: int, k: int, legal: bool, settings: DetectorSettings) -> DetectionScore:
@@ -56,9 +64,10 @@ def test_a_floral_cloths_flowers_in_coloured_margins_make_no_tiles() -> None:
     stays. (Some of them also overlap a tile beside them in margins lighter than the board's
     black, so ``overlap_light_separation`` drops them too: it is left out here, to test this
     check; so is ``doubt_board_black``, with which the plain doubt test drops one of them:
-    9 false tiles without either doubt test's foreign chroma, 8 with the board's black.)"""
+    9 false tiles without either doubt test's foreign chroma, 8 with the board's black; and
+    the later look-alike checks, ``LATER_OFF``, drop some of them too.)"""
     scene = hard_scene(13, 1).final
-    alone = dataclasses.replace(DEFAULT, overlap_light_separation=0.0, doubt_board_black=False)
+    alone = dataclasses.replace(LATER_OFF, overlap_light_separation=0.0, doubt_board_black=False)
     off_s = dataclasses.replace(alone, doubt_foreign_chroma=0.0)
     on, off = (
         score_detection(detect(scene.image_bgr, settings=st), scene.truth, scene.pitch_px)

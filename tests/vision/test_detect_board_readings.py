@@ -67,9 +67,14 @@ def test_a_ginghams_checks_do_not_outweigh_the_board() -> None:
     the tiles' pitch. Counting tiles, a reading of 27 with 21 checks was kept; with the doubt
     test against the board's black and the readings weighed, at most 3 false tiles stay and
     every tile is found."""
-    # (the motif bound, ``glut_copies``, is off in the old reading: it drops these checks too)
+    # (the motif bound, ``glut_copies``, and the lone-read doubt, ``lone_doubt_*``, are off
+    # in the old reading: they drop these checks too)
     old = dataclasses.replace(
-        DEFAULT, reading_light_weight=1.0, doubt_board_black=False, glut_copies=0
+        DEFAULT,
+        reading_light_weight=1.0,
+        doubt_board_black=False,
+        glut_copies=0,
+        lone_doubt_colour_distance=0.0,
     )
     off, on = _score(old), _score(DEFAULT)
     assert off.detected - off.correct_detections >= 15

@@ -44,12 +44,21 @@ def test_dim_glared_board_on_a_dark_floral_cloth_keeps_few_look_alikes() -> None
     is no black paint) keeps the look-alikes to a few (15 without it, 8 since the lattice's
     reseed, ``LatticeSettings.reseed_alone``, places the board's far part whole; measured
     with the later checks of a margin's foreign colour, ``apart_*`` and
-    ``doubt_foreign_*``, off, as they drop some of the same flowers)."""
+    ``doubt_foreign_*``, and of look-alikes, ``max_margin_bleed``, ``lone_doubt_*``,
+    ``window_*`` and ``part_*``, off, as they drop some of the same flowers)."""
     scene = hard_scene(29, 24, legal_board, isp_space="linear").final
     s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
     assert missed <= 4 and false <= 5, (missed, false)
-    alone = replace(s, apart_group_max=0, doubt_foreign_chroma=0.0)
+    alone = replace(
+        s,
+        apart_group_max=0,
+        doubt_foreign_chroma=0.0,
+        max_margin_bleed=0.0,
+        lone_doubt_colour_distance=0.0,
+        window_max_distance=0.0,
+        part_max_kind_share=0.0,
+    )
     missed_on, false_on = _missed_and_false(scene, alone)
     missed_any, false_any = _missed_and_false(
         scene, replace(alone, small_symbols_max_foreign_chroma=0.0)
