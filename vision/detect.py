@@ -700,7 +700,7 @@ class DetectorSettings:
             leaves (a tile more than a quarter covered is reported unseen, never guessed). On
             the 37 cached sets (baseline readings) 10 false reads and 2 wrong guesses at
             covered tiles lie under 0.4 and 0.8, no true read (one misread, 0.34 of its
-            kind, is 0.9 of the star4s). 0 turns it off.
+            kind, is 0.86 of the star4s). 0 turns it off.
         reading_light_weight, reading_black_ratio: when the board is read several ways
             (``pitch_ambiguous``, ``first_fit_ambiguous``, ``poor_reading_share``,
             ``dark_adapt_*``, ``small_symbols_*``) the reading whose tiles weigh most is kept
