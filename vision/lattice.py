@@ -50,6 +50,17 @@ class LatticeSettings:
         ransac_px: RANSAC reprojection threshold as a fraction of the median pitch.
         min_homography_tiles: fewer tiles than this use a similarity (as many or more in one
             line: a perspective along the line, :func:`_line_fit`).
+        branch_line_min_error: a line of ``min_homography_tiles`` or more with a tile or two
+            beside it (its first branch) spans two rows and two columns but fixes no
+            homography (the line and one point leave it undetermined), and the fit fell back
+            to a similarity, one pitch all along: seen obliquely, the line's ends were read
+            off their cells (seed 31 legal scene 15: 4 of 7 tiles). The line's own
+            perspective (its fullest row or column, :func:`_line_fit`) is used instead when
+            the similarity leaves one of the line's tiles this many pitches or more off its
+            cell, the perspective leaves each of them less, and no tile farther than the
+            similarity does (0.15: a straight line of tiles pushed by hand fits its
+            perspective within 0.02-0.03 pitch, a similarity within 0.09 on a flat view;
+            branch ``miss11``). 0 turns it off.
         min_cluster_tiles: a cluster of tiles apart from the first (a part of the board an
             arm cuts off, a line that does not meet the others) of at least this many linked
             tiles is placed whole, at one offset, when the first cluster fixes a homography;
@@ -113,6 +124,7 @@ class LatticeSettings:
     max_cell_residual: float = 0.42
     ransac_px: float = 0.3
     min_homography_tiles: int = 6
+    branch_line_min_error: float = 0.15
     min_cluster_tiles: int = 3
     max_cluster_bend: float = 0.3
     max_tile_turn_deg: float = 30.0
@@ -491,7 +503,32 @@ def _fit(
         sim = _similarity(pitch, theta, np.zeros(2))
         origin = pts.mean(axis=0) - sim[:2, :2] @ mean_g
         return _similarity(pitch, theta, origin)
-    return np.vstack([a, [0.0, 0.0, 1.0]])
+    affine = np.vstack([a, [0.0, 0.0, 1.0]])
+    if settings.branch_line_min_error > 0 and n > settings.min_homography_tiles:
+        # one long line and a tile or two beside it (a line's first branch) fix no
+        # homography, and one pitch all along cannot follow an oblique line's perspective:
+        # the line's own perspective (its fullest row or column, :func:`_line_fit`), kept
+        # when the similarity leaves one of the line's tiles ``branch_line_min_error`` of a
+        # pitch or more off its cell, the perspective places every one of them closer than
+        # that, and every tile closer than the similarity does
+        for along in (0, 1):  # a row (columns vary), then a column (rows vary)
+            vals, counts = np.unique(cells[:, along], return_counts=True)
+            on = cells[:, along] == vals[np.argmax(counts)]
+            if int(on.sum()) < settings.min_homography_tiles or np.ptp(grid[on, along]) < 1:
+                continue
+            err_affine = np.linalg.norm(_apply(affine, grid) - pts, axis=1) / pitch
+            if err_affine[on].max() < settings.branch_line_min_error:
+                continue
+            line = _line_fit(grid[on], pts[on], along=along)
+            if line is None or not _sane(line, grid, pts, pitch):
+                continue
+            err_line = np.linalg.norm(_apply(line, grid) - pts, axis=1) / pitch
+            if (
+                err_line[on].max() < settings.branch_line_min_error
+                and err_line.max() < err_affine.max()
+            ):
+                return line
+    return affine
 
 
 def _line_fit(

@@ -101,7 +101,9 @@ def test_a_group_bridges_a_tile_whose_symbol_left_no_hole() -> None:
 
     scene = hard_scene(13, 31, isp_space="linear").final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
-    near = replace(DetectorSettings(), weak_group_link=1)
+    # (growth's bridge into a glared line, ``grow_bridge_glare``, recovers the same tiles
+    # from the other side of the faint one: off in the reading without the link)
+    near = replace(DetectorSettings(), weak_group_link=1, grow_bridge_glare=False)
     before = score_detection(detect(scene.image_bgr, settings=near), scene.truth, scene.pitch_px)
     assert score.recall >= before.recall + 0.2, (score.summary(), before.summary())
     assert score.precision >= 0.98, score.summary()
