@@ -203,6 +203,27 @@ class DetectorSettings:
             shape). On the 25 cached sets: 12 tiles more (s99, R7, R11, L17, L19, R23,
             M2026g, R23g, R29), none lost, no false tile, no identity changed; tracking
             (seed 2026) unchanged. 0 (any of the three) turns it off.
+        blob_seed_cells, blob_seed_same_spot: a blob read (as above) that passes every check
+            but its square body, within ``blob_seed_cells`` cells (Chebyshev) of the board,
+            is a seed for growth (:func:`_grow_on_lattice`), which reads its cell where its
+            hole lies and judges it as any free cell beside the board, and then grows on from
+            it: an arm or a hand laid across the board cuts a part of it off, and that part's
+            tiles beside the hand merge with its shadow (no square body, and growth from the
+            board stops at the hidden tiles under the hand). Only a seed whose margin is the
+            board's black (foreign chroma at most ``lone_blob_max_foreign_chroma``, against
+            the board's black square reads, at least ``min_pitch_support`` of them) and which
+            lies on the board's lattice (``weak_max_residual``, as weak holes): a floral
+            cloth's dark flowers with a bright centre near the board had foreign chroma
+            0.19-0.27 or residuals 0.32-0.34, the 30 true seeds on 22 cached scenes 0.005-0.13
+            and 0.00-0.26. A seed that fails is looked at again when a neighbour joins. Two
+            tiles cannot lie on one spot: while growing from seeds, a read whose symbol lies
+            within ``blob_seed_same_spot`` cells (along both grid axes) of a tile already
+            placed is not taken (a seed's hole off its cell read again from its neighbour:
+            seed-11 legal scene 56 read one tile twice; 0.8, the overlap test's bound, lost
+            two tiles of scenes L11 8 and R31 38). Cells 4: the 37 cached sets 756 -> 734
+            missed, no false tile more, 2 more misread (R31g 27: 5 glared tiles found beside
+            a hand, 2 of them misread), 9 more boards exact; reach 2: 5 tiles fewer found,
+            unlimited: a false tile more (R53g 40). 0 turns seeding off.
         apart_group_max, apart_max_foreign_chroma: a group of at most ``apart_group_max``
             reads - reads linked when they lie within ``isolated_cells`` cells (Chebyshev) of
             each other - standing apart from the board (the largest group) is no tile when
@@ -908,6 +929,8 @@ class DetectorSettings:
     lone_blob_max_relative: float = 1.1
     lone_blob_max_foreign_chroma: float = 0.15
     lone_blob_max_shape_distance: float = 0.06
+    blob_seed_cells: int = 4
+    blob_seed_same_spot: float = 0.5
     apart_group_max: int = 3
     apart_max_foreign_chroma: float = 0.25
     overlap_max_separation: float = 0.8
@@ -3308,6 +3331,7 @@ def _grow_on_lattice(
     ref_ratio: float | None,
     ref_sat: float | None = None,
     ref_body: NDArray[np.float64] | None = None,
+    seeds: dict[tuple[int, int], NDArray[np.float64]] | None = None,
 ) -> _Grown | None:
     """Read the free cells next to the board straight off the lattice.
 
@@ -3325,7 +3349,10 @@ def _grow_on_lattice(
     (``ref_body``, RGB) plus its own symbol's, ``grow_max_foreign_chroma``) and its symbol
     sits within ``grow_max_offset`` of the cell's centre. A glared margin (grey, not black)
     is taken only next to a glared tile (``have_glared``, and those grown so). Accepted
-    cells join and their neighbours are tried next, for ``grow_rounds`` rounds.
+    cells join and their neighbours are tried next, for ``grow_rounds`` rounds. ``seeds``:
+    cells off the board (``(row, col)`` -> the offset, image px, of the hole found there
+    from the cell's lattice centre; ``DetectorSettings.blob_seed_cells``) also looked at in
+    the first round, where the hole lies; one that fails may be looked at again later.
 
     Returns None when nothing joined.
     """
@@ -3363,6 +3390,11 @@ def _grow_on_lattice(
                 if (dr or dc) and (r + dr, c + dc) not in tried
             }
         )
+        # cells of holes a hand's shadow merged into no square, cut off from the board by
+        # the hand (``blob_seed_cells``): looked at in the first round, where the hole is;
+        # one that fails may be looked at again from a neighbour that joins
+        extra = set(seeds) - tried - set(front) if seeds and _round == 0 else set()
+        front = sorted(set(front) | extra)
         # a tile no look could read (glare, a finger) does not end its line: the cell beyond
         # it, in line with the board's last tile, is looked at too (``grow_bridge_cells``)
         bridged: dict[tuple[int, int], tuple[int, int]] = {}
@@ -3380,7 +3412,7 @@ def _grow_on_lattice(
             front = sorted(fresh | bridged.keys())
         if not front:
             break
-        tried.update(front)
+        tried.update(set(front) - extra)
         cells = np.array(front, np.int64)
         centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
         # the local pitch, from the lattice alone (before the neighbours' offsets move the
@@ -3411,6 +3443,10 @@ def _grow_on_lattice(
                 src = bridged.get((r, c))
                 if src is not None and count[i] == 0:
                     total[i], count[i] = resid[src], 1.0
+        if extra:  # a seed beyond the board: where its hole lies
+            for i, key in enumerate(front):
+                if key in extra and count[i] == 0:
+                    total[i], count[i] = seeds[key], 1.0  # type: ignore[index]
         centres += total / count[:, None]
         inside = (
             (centres[:, 0] >= half)
@@ -3582,6 +3618,19 @@ def _grow_on_lattice(
                 else:
                     del resid[key]
             pending = {}
+        if seeds and ok.any():
+            # two tiles cannot lie on one spot: a read that re-centred onto the symbol of a
+            # tile already placed (a seed's hole off its cell, read again from its neighbour)
+            # is not taken (``blob_seed_same_spot``, in cells along both grid axes)
+            h_inv = np.linalg.inv(image_from_grid)
+            placed = [_apply_h(h_inv, have_xy)] + [_apply_h(h_inv, g[1]) for g in got]
+            at_ok = _apply_h(h_inv, centres)
+            for i in np.nonzero(ok)[0]:
+                pl = np.concatenate(placed)
+                if (np.abs(pl - at_ok[i]).max(axis=1) < s.blob_seed_same_spot).any():
+                    ok[i] = False
+                else:
+                    placed.append(at_ok[i : i + 1])
         alone &= ~ok
         for i in np.nonzero(alone)[0]:
             key = (int(cells[i][0]), int(cells[i][1]))
@@ -4366,6 +4415,28 @@ def _assemble(
         if black.any()
         else None
     )
+    # blob reads cut off from the board by a hand: growth starts from them too, each where
+    # its hole lies (``blob_seed_cells``)
+    blob_seeds: dict[tuple[int, int], NDArray[np.float64]] | None = None
+    seed_black = valid & square & (reads.body_v < s.body_max_dark * env_at)
+    if s.blob_seed_cells > 0 and merged.any() and int(seed_black.sum()) >= s.min_pitch_support:
+        bi = np.nonzero(merged & ~valid)[0]
+        ref_k = np.median(reads.body_rgb[seed_black], axis=0)
+        seed_ok = (
+            (_chebyshev(cells[bi], cells[valid]).min(axis=1) <= s.blob_seed_cells)
+            & (residual[bi] <= s.weak_max_residual)
+            & (
+                _foreign_chroma(reads.body_rgb[bi], reads.symbol_rgb[bi], ref_k)
+                <= s.lone_blob_max_foreign_chroma
+            )
+        )
+        if seed_ok.any():
+            bs = bi[seed_ok]
+            at_cell = _apply_h(image_from_grid, cells[bs][:, ::-1].astype(np.float64))
+            blob_seeds = {
+                (int(r), int(c)): xy - p
+                for (r, c), xy, p in zip(cells[bs], full_centres[bs], at_cell, strict=True)
+            }
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
             source,
@@ -4383,6 +4454,7 @@ def _assemble(
             black_rel,
             float(np.median(reads.body_sat[black])) if black.any() else None,
             np.median(reads.body_rgb[black], axis=0) if black.any() else None,
+            seeds=blob_seeds,
         )
         if grown is not None:
             m = len(grown.cells)
