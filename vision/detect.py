@@ -2733,7 +2733,6 @@ def _debled_body_v(
     debled = np.maximum(body_rgb - a[:, None] * symbol_rgb, 0.0).max(axis=1)
     out: NDArray[np.float64] = np.where(good, np.minimum(bv, debled), bv)
     return out
-    return out
 
 
 def _alt_shapes(
