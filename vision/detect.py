@@ -2659,6 +2659,20 @@ def _tile_like(
     return out
 
 
+def _balanced_to_black(
+    ref_body: NDArray[np.float64], body_rgb: NDArray[np.float64], symbol_rgb: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Margins and symbols with the board's black margins made grey.
+
+    Black paint is spectrally flat, so the colour of the board's black margins (``ref_body``,
+    ``(3,)`` RGB) is the light's: von Kries gains (mean over channel, +1 against zero) that
+    make it grey take the light's cast off ``body_rgb`` and ``symbol_rgb`` (``(N, 3)`` RGB
+    0..255). Returns both, balanced, ``(N, 3)``.
+    """
+    gain = float(np.mean(ref_body) + 1.0) / (np.asarray(ref_body, np.float64) + 1.0)
+    return body_rgb * gain[None, :], symbol_rgb * gain[None, :]
+
+
 def _foreign_chroma(
     body_rgb: NDArray[np.float64], symbol_rgb: NDArray[np.float64], ref_body: NDArray[np.float64]
 ) -> NDArray[np.float64]:
@@ -2672,9 +2686,7 @@ def _foreign_chroma(
     its blue. ``body_rgb``, ``symbol_rgb``: ``(N, 3)`` sRGB 0..255. Returns ``(N,)`` as a
     share of the margin's balanced brightness (as ``body_sat``).
     """
-    gain = float(np.mean(ref_body) + 1.0) / (np.asarray(ref_body, np.float64) + 1.0)
-    b = body_rgb * gain[None, :]
-    y = symbol_rgb * gain[None, :]
+    b, y = _balanced_to_black(ref_body, body_rgb, symbol_rgb)
     cb = b - b.mean(axis=1, keepdims=True)
     cy = y - y.mean(axis=1, keepdims=True)
     u = cy / np.maximum(np.linalg.norm(cy, axis=1, keepdims=True), 1e-6)
@@ -2696,9 +2708,7 @@ def _margin_bleed(
     chroma subsampling only, by a share about the same for every tile of one image. Returns
     ``(N,)`` (0 for a grey margin or one of another hue).
     """
-    gain = float(np.mean(ref_body) + 1.0) / (np.asarray(ref_body, np.float64) + 1.0)
-    b = body_rgb * gain[None, :]
-    y = symbol_rgb * gain[None, :]
+    b, y = _balanced_to_black(ref_body, body_rgb, symbol_rgb)
     cb = b - b.mean(axis=1, keepdims=True)
     cy = y - y.mean(axis=1, keepdims=True)
     ny = np.maximum(np.linalg.norm(cy, axis=1), 1.0)
@@ -3146,9 +3156,7 @@ def _glare_grey(
     from ``ref_body``, ``(3,)`` RGB), and whether its symbol's paint shows over it (more
     saturated, and brighter by ``glare_lone_min_paint`` levels in one channel at least):
     ``((N,), (N,))``."""
-    gain = float(np.mean(ref_body) + 1.0) / (np.asarray(ref_body, np.float64) + 1.0)
-    b_bal = reads.body_rgb * gain[None, :]
-    y_bal = reads.symbol_rgb * gain[None, :]
+    b_bal, y_bal = _balanced_to_black(ref_body, reads.body_rgb, reads.symbol_rgb)
     grey = (b_bal.max(axis=1) - b_bal.min(axis=1)) / np.maximum(b_bal.max(axis=1), 1.0)
     y_sat = (y_bal.max(axis=1) - y_bal.min(axis=1)) / np.maximum(y_bal.max(axis=1), 1.0)
     paint_shows = (y_sat > grey) & ((y_bal - b_bal).max(axis=1) >= s.glare_lone_min_paint)
