@@ -11,21 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 
-from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, detect
-from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
+from hard_scenes import false_tiles as _false
+from hard_scenes import score_hard_scene
+
+from vision.detect import DetectorSettings
+from vision.evaluate import DetectionScore, legal_board, random_board
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, blob_seed_cells=0)
 
 
 def _score(seed: int, k: int, legal: bool, settings: DetectorSettings) -> DetectionScore:
-    scene = hard_scene(seed, k, legal_board if legal else random_board).final  # gamma render
-    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
-
-
-def _false(sc: DetectionScore) -> int:
-    return sc.detected - sc.correct_detections
+    return score_hard_scene(seed, k, legal_board if legal else random_board, settings)  # gamma
 
 
 def test_a_tile_beyond_a_finger_is_read() -> None:

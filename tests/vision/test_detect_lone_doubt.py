@@ -9,32 +9,23 @@ under a hand. Far from every paint and lighter than the board's black, it is no 
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 
-from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, detect
-from vision.evaluate import DetectionScore, legal_board, score_detection
+from hard_scenes import false_tiles as _false
+from hard_scenes import score_hard_scene
+
+from vision.detect import DetectorSettings
+from vision.evaluate import legal_board
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, lone_doubt_colour_distance=0.0)
-
-
-def _score(
-    seed: int, k: int, settings: DetectorSettings, isp_space: Literal["gamma", "linear"]
-) -> DetectionScore:
-    scene = hard_scene(seed, k, legal_board, isp_space=isp_space).final
-    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
-
-
-def _false(sc: DetectionScore) -> int:
-    return sc.detected - sc.correct_detections
 
 
 def test_a_noise_cloths_blot_diagonal_to_the_board_makes_no_tile() -> None:
     """Seed 37 legal scene 12, gamma render (noise cloth, cool light, oblique, blurred; found
     2026-11-22): one blot two cells from the board read as a red star8 with no neighbour on
     its sides; it goes, and the board's tiles stay and read the same."""
-    on, off = _score(37, 12, DEFAULT, "gamma"), _score(37, 12, OFF, "gamma")
+    on = score_hard_scene(37, 12, legal_board, DEFAULT, "gamma")
+    off = score_hard_scene(37, 12, legal_board, OFF, "gamma")
     assert _false(off) >= 1
     assert _false(on) < _false(off)
     assert on.matched_visible == off.matched_visible
@@ -45,7 +36,8 @@ def test_a_checked_cloths_checks_apart_from_the_board_make_no_tiles() -> None:
     """Seed 31 legal scene 1, linear render (checked cloth, warm light, blurred): three
     checks three or four cells from the board read as orange diamonds, none beside another;
     they go (3 -> 0 when measured), the board stays."""
-    on, off = _score(31, 1, DEFAULT, "linear"), _score(31, 1, OFF, "linear")
+    on = score_hard_scene(31, 1, legal_board, DEFAULT, "linear")
+    off = score_hard_scene(31, 1, legal_board, OFF, "linear")
     assert _false(off) >= 2
     assert _false(on) <= _false(off) - 2
     assert on.matched_visible == off.matched_visible

@@ -9,27 +9,16 @@ the same hue reads as a symbol in a "margin" of that hue, far beyond that share.
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
 
 import numpy as np
+from hard_scenes import false_tiles as _false
+from hard_scenes import score_hard_scene
 
-from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, _margin_bleed, detect
-from vision.evaluate import DetectionScore, legal_board, score_detection
+from vision.detect import DetectorSettings, _margin_bleed
+from vision.evaluate import legal_board
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, max_margin_bleed=0.0)
-
-
-def _score(
-    seed: int, k: int, settings: DetectorSettings, isp_space: Literal["gamma", "linear"]
-) -> DetectionScore:
-    scene = hard_scene(seed, k, legal_board, isp_space=isp_space).final
-    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
-
-
-def _false(sc: DetectionScore) -> int:
-    return sc.detected - sc.correct_detections
 
 
 def test_a_noise_cloths_blots_in_blots_of_their_hue_make_no_tiles() -> None:
@@ -38,7 +27,8 @@ def test_a_noise_cloths_blots_in_blots_of_their_hue_make_no_tiles() -> None:
     ten tiles one or two cells from the board; those whose margin bleeds beyond 20x the
     board's go (6 of them when measured, at least 3 here), every tile stays and reads the
     same."""
-    on, off = _score(37, 2, DEFAULT, "linear"), _score(37, 2, OFF, "linear")
+    on = score_hard_scene(37, 2, legal_board, DEFAULT, "linear")
+    off = score_hard_scene(37, 2, legal_board, OFF, "linear")
     assert _false(off) >= 8
     assert _false(off) - _false(on) >= 3
     assert on.matched_visible == off.matched_visible == on.visible

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, detect
-from vision.evaluate import DetectionScore, legal_board, score_detection
+from hard_scenes import score_hard_scene
+
+from vision.detect import DetectorSettings
+from vision.evaluate import DetectionScore, legal_board
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, part_max_kind_share=0.0)
@@ -21,8 +22,7 @@ OFF = dataclasses.replace(DEFAULT, part_max_kind_share=0.0)
 def _score(settings: DetectorSettings) -> DetectionScore:
     # seed 29 legal scene 14, gamma render (dark laminate, dim, big tiles, a hand; found
     # 2026-11-22): a red tile two thirds under the hand was guessed from the part left
-    scene = hard_scene(29, 14, legal_board).final
-    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
+    return score_hard_scene(29, 14, legal_board, settings)
 
 
 def test_what_a_hand_leaves_of_a_symbol_is_not_guessed() -> None:

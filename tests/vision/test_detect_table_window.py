@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, detect
-from vision.evaluate import DetectionScore, random_board, score_detection
+from hard_scenes import score_hard_scene
+
+from vision.detect import DetectorSettings
+from vision.evaluate import DetectionScore, random_board
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, window_max_distance=0.0)
@@ -21,8 +22,7 @@ OFF = dataclasses.replace(DEFAULT, window_max_distance=0.0)
 def _score(settings: DetectorSettings) -> DetectionScore:
     # seed 2026 random scene 29, linear render (green felt, oblique, big tiles, low JPEG
     # quality; found 2026-11-22): two empty cells inside the board read as green tiles
-    scene = hard_scene(2026, 29, random_board, isp_space="linear").final
-    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
+    return score_hard_scene(2026, 29, random_board, settings, "linear")
 
 
 def test_the_felt_seen_through_holes_in_the_board_makes_no_tiles() -> None:

@@ -1,0 +1,36 @@
+"""Reading one of the benchmark's hard scenes with given detector settings (test helper).
+
+The detector tests that compare a setting on and off rebuild the scene
+(:func:`benchmarks.bench_vision.hard_scene`, deterministic by seed), read it and score it
+against its truth; this is that step once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+import numpy as np
+
+from benchmarks.bench_vision import hard_scene
+from vision.detect import DetectorSettings, detect
+from vision.evaluate import DetectionScore, score_detection
+
+
+def score_hard_scene(
+    seed: int,
+    k: int,
+    make_board: Callable[[np.random.Generator, int], Any],
+    settings: DetectorSettings,
+    isp_space: Literal["gamma", "linear"] = "gamma",
+) -> DetectionScore:
+    """Scene ``k`` of the hard benchmark with ``seed`` (boards by ``make_board``: the
+    benchmark's ``random_board`` or ``legal_board``; rendered in ``isp_space``), read with
+    ``settings`` and scored against its truth."""
+    scene = hard_scene(seed, k, make_board, isp_space=isp_space).final
+    return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
+
+
+def false_tiles(sc: DetectionScore) -> int:
+    """Detections that are no tile, or a wrong guess at a covered one."""
+    return sc.detected - sc.correct_detections
