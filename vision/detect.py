@@ -4046,6 +4046,19 @@ def _unseen_cells(
     return unseen, n_cov / float(len(tile_cells) + n_cov)
 
 
+def _side_neighbours(cells: NDArray[np.int64], held: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """For each cell of ``cells`` (``(N, 2)`` ``(row, col)``), how many of its four side
+    neighbours are among the cells where ``held`` (``(N,)``) is True: ``(N,)`` 0..4."""
+    have = {(int(a), int(b)) for a, b in cells[held]}
+    return np.array(
+        [
+            sum((a + da, b + db) in have for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+            for a, b in cells.tolist()
+        ],
+        np.int64,
+    )
+
+
 def _table_lab(
     small: NDArray[np.uint8],
     scale: float,
@@ -4416,6 +4429,9 @@ def _assemble(
     n_kept = len(idx)  # the board's tiles; grown tiles follow them in ``idx``
     grown_conf = np.zeros((0, len(SHAPE_ORDER)))  # growth weighs its own tiles' confidences
     black = valid & (reads.body_v < s.body_max_dark * env_at)  # the board's black margins
+    # ... their colour, the light's on black paint (growth's and the doubt tests' reference;
+    # rows grown later are appended to ``reads``, so it stays the board's)
+    black_rgb = np.median(reads.body_rgb[black], axis=0) if black.any() else None
     # ... and their level against the local light (growth's and the overlap test's reference)
     black_rel = (
         float(np.median(reads.body_v[black] / np.maximum(env_at[black], 1.0)))
@@ -4460,7 +4476,7 @@ def _assemble(
             keep_dbg,
             black_rel,
             float(np.median(reads.body_sat[black])) if black.any() else None,
-            np.median(reads.body_rgb[black], axis=0) if black.any() else None,
+            black_rgb,
             seeds=blob_seeds,
         )
         if grown is not None:
@@ -4603,15 +4619,18 @@ def _assemble(
         body = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         body_sat = reads.body_sat[ix]
         n_black = int(black.sum())
-        if s.doubt_board_black and black_rel is not None and n_black >= s.min_pitch_support:
+        if (
+            s.doubt_board_black
+            and black_rel is not None
+            and black_rgb is not None
+            and n_black >= s.min_pitch_support
+        ):
             # against the board's own black paint, not the reads' median (look-alikes that
             # outnumber the tiles set that), and grey as the light is too: with the board's
             # black margins made grey (von Kries), glare over black paint stays grey (and
             # grey as measured: thin black margins may take a cloth's tint)
             lighter = body > s.doubt_body_ratio * black_rel
-            ref_b = np.median(reads.body_rgb[: len(black)][black], axis=0)
-            gain = float(np.mean(ref_b) + 1.0) / (ref_b + 1.0)
-            bal = reads.body_rgb[ix] * gain[None, :]
+            bal, _ = _balanced_to_black(black_rgb, reads.body_rgb[ix], reads.symbol_rgb[ix])
             bal_sat = (bal.max(axis=1) - bal.min(axis=1)) / np.maximum(bal.max(axis=1), 1.0)
             body_sat = np.maximum(body_sat, bal_sat)
         else:
@@ -4619,9 +4638,12 @@ def _assemble(
         lighter &= body_sat > s.doubt_neutral_saturation  # not glare's grey
         paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
         # ... or nearer its paint, but with a margin coloured beyond the board's black too
-        if s.doubt_foreign_chroma > 0 and int(black.sum()) >= s.min_pitch_support:
-            ref = np.median(reads.body_rgb[: len(black)][black], axis=0)
-            foreign = _foreign_chroma(reads.body_rgb[ix], reads.symbol_rgb[ix], ref)
+        if (
+            s.doubt_foreign_chroma > 0
+            and black_rgb is not None
+            and int(black.sum()) >= s.min_pitch_support
+        ):
+            foreign = _foreign_chroma(reads.body_rgb[ix], reads.symbol_rgb[ix], black_rgb)
             paint_ok &= ~(
                 lighter
                 & (foreign > s.doubt_foreign_chroma)
@@ -4629,10 +4651,14 @@ def _assemble(
             )
     # a dark margin in its own symbol's hue far beyond the board's bleed is a cloth's shade
     # of that colour (``max_margin_bleed``), judged once the light is fitted
-    if len(idx) > 1 and s.max_margin_bleed > 0 and int(black.sum()) >= s.min_pitch_support:
+    if (
+        len(idx) > 1
+        and s.max_margin_bleed > 0
+        and black_rgb is not None
+        and int(black.sum()) >= s.min_pitch_support
+    ):
         dark_ix = reads.body_v[ix] < s.body_max_dark * env_ix
-        ref_bb = np.median(reads.body_rgb[: len(black)][black], axis=0)
-        bleed = _margin_bleed(reads.body_rgb[ix], reads.symbol_rgb[ix], ref_bb)
+        bleed = _margin_bleed(reads.body_rgb[ix], reads.symbol_rgb[ix], black_rgb)
         typical = dark_ix & paint_ok
         if int(typical.sum()) >= max(s.bleed_min_reads, 1):
             level = max(float(np.median(bleed[typical])), s.bleed_floor)
@@ -4644,15 +4670,7 @@ def _assemble(
         and black_rel is not None
         and int(black.sum()) >= s.min_pitch_support
     ):
-        cl = cells[ix]
-        held = {(int(a), int(b)) for a, b in cl[paint_ok]}
-        sided = np.array(
-            [
-                any((a + da, b + db) in held for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
-                for a, b in cl.tolist()
-            ],
-            bool,
-        )
+        sided = _side_neighbours(cells[ix], paint_ok) > 0
         rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         paint_ok &= ~(
             ~sided
@@ -4663,13 +4681,7 @@ def _assemble(
     # (``window_*``)
     if len(idx) > s.window_min_sides and s.window_max_distance > 0:
         cl = cells[ix]
-        held = {(int(a), int(b)) for a, b in cl[paint_ok]}
-        sides = np.array(
-            [
-                sum((a + da, b + db) in held for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
-                for a, b in cl.tolist()
-            ]
-        )
+        sides = _side_neighbours(cl, paint_ok)
         walled = paint_ok & (sides >= s.window_min_sides) & (reads.area[ix] >= s.window_min_area)
         if walled.any():
             table = _table_lab(small, scale, image_from_grid, cl[paint_ok], s)
