@@ -7,6 +7,7 @@ against its truth; this is that step once.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -34,3 +35,18 @@ def score_hard_scene(
 def false_tiles(sc: DetectionScore) -> int:
     """Detections that are no tile, or a wrong guess at a covered one."""
     return sc.detected - sc.correct_detections
+
+
+def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> DetectorSettings:
+    """``settings`` with the eleventh session's look-alike checks off (``max_margin_bleed``,
+    ``lone_doubt_*``, ``window_*``, ``part_*``) and any ``more`` fields set: they drop some of
+    the same look-alikes as older checks, so a test that measures an older check alone turns
+    them off."""
+    return dataclasses.replace(
+        settings,
+        max_margin_bleed=0.0,
+        lone_doubt_colour_distance=0.0,
+        window_max_distance=0.0,
+        part_max_kind_share=0.0,
+        **more,
+    )

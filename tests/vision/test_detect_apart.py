@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from hard_scenes import without_lookalike_checks
 
 from benchmarks.bench_vision import hard_scene
 from vision.detect import DetectorSettings, _apart_groups, _Reads, detect
@@ -23,13 +24,7 @@ DEFAULT = DetectorSettings()
 # (the motif bound, ``glut_copies``, and the later look-alike checks - ``max_margin_bleed``,
 # ``lone_doubt_*``, ``window_*``, ``part_*`` - also drop checks of seed 29 legal scene 53: off
 # here, so that the test sees the group test alone)
-LATER_OFF = dataclasses.replace(
-    DEFAULT,
-    max_margin_bleed=0.0,
-    lone_doubt_colour_distance=0.0,
-    window_max_distance=0.0,
-    part_max_kind_share=0.0,
-)
+LATER_OFF = without_lookalike_checks(DEFAULT)
 OFF = dataclasses.replace(LATER_OFF, apart_group_max=0, glut_copies=0)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hard_scenes import without_lookalike_checks
+
 from benchmarks.bench_vision import hard_scene
 from vision.detect import DetectorSettings, detect
 from vision.evaluate import legal_board, score_detection
@@ -50,15 +52,7 @@ def test_dim_glared_board_on_a_dark_floral_cloth_keeps_few_look_alikes() -> None
     s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
     assert missed <= 4 and false <= 5, (missed, false)
-    alone = replace(
-        s,
-        apart_group_max=0,
-        doubt_foreign_chroma=0.0,
-        max_margin_bleed=0.0,
-        lone_doubt_colour_distance=0.0,
-        window_max_distance=0.0,
-        part_max_kind_share=0.0,
-    )
+    alone = without_lookalike_checks(s, apart_group_max=0, doubt_foreign_chroma=0.0)
     missed_on, false_on = _missed_and_false(scene, alone)
     missed_any, false_any = _missed_and_false(
         scene, replace(alone, small_symbols_max_foreign_chroma=0.0)
