@@ -45,14 +45,16 @@ def test_a_floral_cloth_does_not_make_far_tiles() -> None:
     centres into holes; where they lie far from the board they are weak evidence and make no
     tiles (with every new hole strong, 4 more false tiles)."""
     # the adapted mask on its own: the later checks on overlapping, doubtful reads and small
-    # groups apart from the board and on cut symbols (``overlap_*``, ``doubt_*``,
-    # ``apart_*``, ``cut_chord_*``), which drop flower centres too, left out
+    # groups apart from the board, on cut symbols and on lone reads with a cloth's colour in
+    # their margins (``overlap_*``, ``doubt_*``, ``apart_*``, ``cut_chord_*``,
+    # ``lone_foreign_*``), which drop flower centres too, left out
     alone = dataclasses.replace(
         DEFAULT,
         overlap_max_separation=0.0,
         doubt_colour_distance=0.0,
         apart_group_max=0,
         cut_chord_max=0.0,
+        lone_foreign_chroma=0.0,
     )
     everywhere = dataclasses.replace(alone, dark_adapt_reach=1e9)
     adapted = _score(2026, 59, "none", alone)

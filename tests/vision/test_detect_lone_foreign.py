@@ -1,0 +1,46 @@
+"""Reads with no read on any of their four sides whose margin shows a third colour
+(``DetectorSettings.lone_foreign_chroma``, ``lone_foreign_colour_distance``).
+
+A board is one 4-connected group, so a read touching no other on a side needs less evidence
+against it: a margin with chroma neither black paint nor its own symbol explains (a floral
+cloth's ground or leaf around a flower's centre) and a symbol not near any paint. Under a
+warm light the dark cloth is as dark as black paint, so the lone-doubt test's lightness is
+no help there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hard_scenes import false_tiles as _false
+from hard_scenes import score_hard_scene
+
+from vision.detect import DetectorSettings
+from vision.evaluate import legal_board, random_board
+
+DEFAULT = DetectorSettings()
+OFF = dataclasses.replace(DEFAULT, lone_foreign_chroma=0.0)
+
+
+def test_flowers_apart_from_the_board_under_a_warm_light_make_no_tiles() -> None:
+    """Seed 59 random scene 52, linear render (tiny tiles on a purple floral cloth under a
+    warm light; found 2026-11-22): dark flowers with yellow centres and green leaves read as
+    tiles among the flowers, many with no side neighbour (27 false when measured); those
+    lone ones go (27 -> 19), and the board's tiles stay and read the same."""
+    on = score_hard_scene(59, 52, random_board, DEFAULT, "linear")
+    off = score_hard_scene(59, 52, random_board, OFF, "linear")
+    assert _false(off) >= 20
+    assert _false(on) <= _false(off) - 5
+    assert on.matched_visible == off.matched_visible
+    assert on.identity_ok == off.identity_ok
+
+
+def test_a_lone_flower_beside_a_legal_board_makes_no_tile() -> None:
+    """Seed 29 legal scene 15, linear render (floral cloth): one flower read as a green
+    clover with no side neighbour goes (1 -> 0 when measured); the board stays."""
+    on = score_hard_scene(29, 15, legal_board, DEFAULT, "linear")
+    off = score_hard_scene(29, 15, legal_board, OFF, "linear")
+    assert _false(off) >= 1
+    assert _false(on) < _false(off)
+    assert on.matched_visible == off.matched_visible
+    assert on.identity_ok == off.identity_ok
