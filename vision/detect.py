@@ -816,11 +816,14 @@ class DetectorSettings:
             it (1.2, 40 px) 2 fewer false tiles (seed-17 legal 54, seed-29 legal 14), 1 more
             missed (a star8 read as a square before), boards exact +1, nothing else changed;
             tracking (seed 2026, 3 games) unchanged. 0 turns the check off.
-        partial_max_mismatch, partial_min_lead, partial_min_separation, partial_hidden_px:
+        partial_max_mismatch, partial_min_lead, partial_min_separation, partial_hidden_px,
+        partial_max_share:
             a tile beside the board whose symbol a hand touches (growth never reads it:
             ``occluder_max_touch``) is read from the part the hand leaves
-            (:func:`_read_partly_covered`): with the occluder left out (and
-            ``partial_hidden_px`` patch pixels around it, where its edge blurs into the
+            (:func:`_read_partly_covered`): with the occluder left out (a third colour over
+            up to ``partial_max_share`` of the margin band, not growth's
+            ``occluder_max_share``: the seen part is judged by itself here), and
+            ``partial_hidden_px`` patch pixels around it too (where its edge blurs into the
             paint), its symbol score is compared with each grey prototype at the board's
             printed size (:func:`vision.shapes.visible_mismatch`: ``sum |score - prototype|``
             over ``sum max`` on the seen pixels, the best shift and turn). It is read as the
@@ -838,7 +841,10 @@ class DetectorSettings:
             On the 41 cached tuning sets: missed 832 -> 775, false 327 -> 329 (a noise
             cloth's dark blot with a purple speck read as a star4, both renders of seed 37
             legal scene 2), misread 1211 -> 1212 (a colour: orange read red on a red cloth),
-            boards exact 1805 -> 1814. 0 turns it off.
+            boards exact 1805 -> 1814; with ``partial_max_share`` 0.6 (0.35 before) and a
+            part's own straight edge along the hand not taken for a cut (``cut_chord_max``):
+            missed 758, false 329, misread 1213 (a tiny green diamond by a finger read as a
+            circle, seed 19 legal scene 28), boards exact 1816. 0 turns it off.
         size_shape_margin: a cell read by growth passes the size check with the shape the
             whole classifier reads as well as with the outline's nearest prototype, when that
             shape's outline lies within this of the nearest one's (and within the reach of
@@ -1070,6 +1076,7 @@ class DetectorSettings:
     partial_max_mismatch: float = 0.35
     partial_min_lead: float = 0.04
     partial_hidden_px: int = 2
+    partial_max_share: float = 0.6
     partial_min_separation: float = 0.12
     cut_chord_eps: float = 1.5 / 48
     cut_chord_lead: float = 1.3
@@ -3421,7 +3428,11 @@ def _read_partly_covered(
         False, s,
     )  # fmt: skip
     reads = _read_patches(
-        source, corners, replace(s, occluder_max_touch=1.0), keep, occlusion="all"
+        source,
+        corners,
+        replace(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share),
+        keep,
+        occlusion="all",
     )
     if reads.hidden is None:
         return None
@@ -3463,20 +3474,14 @@ def _read_partly_covered(
     if good.any() and s.partial_min_separation > 0:
         sep = visible_separation(order[:, 0], order[:, 1], seen, reads.blur[idx], symbol_scale)
         good &= sep >= s.partial_min_separation
-    if _PARTIAL_LOG is not None:
-        _PARTIAL_LOG.append(
-            (centres[idx].copy(), mismatch, good.copy(), seen, reads.blur[idx].copy(), symbol_scale)
-        )
     if not good.any():
         return None
     idx_ok = idx[good]
     conf = np.zeros((len(idx_ok), len(SHAPE_ORDER)))
     conf[np.arange(len(idx_ok)), np.argmin(mismatch[good], axis=1)] = 1.0
+    if reads.cut is not None:  # (the occluder's own edge bounds the part read)
+        reads.cut[idx_ok] = False
     return cells[idx_ok], centres[idx_ok], corners[idx_ok], reads.take(idx_ok), conf
-
-
-#: diagnostics only: when a list, :func:`_read_partly_covered` appends its cells' mismatches
-_PARTIAL_LOG: list[Any] | None = None
 
 
 def _grow_on_lattice(

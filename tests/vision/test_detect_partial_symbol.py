@@ -16,7 +16,7 @@ from hard_scenes import score_hard_scene
 
 from scorer.model import Shape
 from vision.detect import DetectorSettings
-from vision.evaluate import random_board
+from vision.evaluate import legal_board, random_board
 from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
@@ -36,6 +36,17 @@ def test_tiles_beside_fingers_are_read_right() -> None:
     off = score_hard_scene(23, 50, random_board, OFF)
     assert on.matched_visible >= off.matched_visible + 2
     assert on.identity_ok - off.identity_ok == on.matched - off.matched
+    assert _false(on) <= _false(off)
+
+
+def test_a_part_bounded_by_the_hands_straight_edge_is_read() -> None:
+    """Seed 2026 legal scene 9 (gamma; a checked cloth, a hand below a yellow star4): the
+    hand's edge runs straight along the part read, which the cut test (``cut_chord_max``)
+    alone would take for a symbol cut by a hand; the part decides the star4 and it is read."""
+    on = score_hard_scene(2026, 9, legal_board, DEFAULT)
+    off = score_hard_scene(2026, 9, legal_board, OFF)
+    assert on.matched_visible >= off.matched_visible + 1
+    assert on.identity_ok >= off.identity_ok + 1
     assert _false(on) <= _false(off)
 
 
