@@ -844,7 +844,9 @@ class DetectorSettings:
             boards exact 1805 -> 1814; with ``partial_max_share`` 0.6 (0.35 before) and a
             part's own straight edge along the hand not taken for a cut (``cut_chord_max``):
             missed 758, false 329, misread 1213 (a tiny green diamond by a finger read as a
-            circle, seed 19 legal scene 28), boards exact 1816. 0 turns it off.
+            circle, seed 19 legal scene 28), boards exact 1816; read only where growth's looks
+            saw a third colour and no symbol, or a symbol that failed (the clean 1080p frame:
+            6 cells, not 14), 761 / 329 / 1213 / 1815. 0 turns it off.
         size_shape_margin: a cell read by growth passes the size check with the shape the
             whole classifier reads as well as with the outline's nearest prototype, when that
             shape's outline lies within this of the nearest one's (and within the reach of
@@ -1724,7 +1726,8 @@ class _Reads:
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
     mix: NDArray[np.float32] | None = None  # (N, p * p) share of symbol light (linear RGB)
     clipped: NDArray[np.float64] | None = None  # (N, 3) share of symbol pixels clipped, R G B
-    occluder: NDArray[np.bool_] | None = None  # (N,) a margin partly of a third colour (probe)
+    # (N,) a margin partly of a third colour (probe; first looks: and no symbol read)
+    occluder: NDArray[np.bool_] | None = None
     # (N,) centre and margin differ by ``min_symbol_contrast`` (first looks only)
     contrast: NDArray[np.bool_] | None = None
     # (N,) the symbol's outline runs straight along an occluder's edge (full readings only)
@@ -1909,7 +1912,9 @@ def _read_patches(
             the margin's colour are wanted (growth's first look at free cells): the symbol is
             searched for only in the patches whose margin passed, and its colour, area,
             sharpness and blur are not measured (zeros). ``ok``, ``centroid`` and the outline
-            are the same as in a full reading; ``contrast`` is set (centre against margin).
+            are the same as in a full reading; ``contrast`` is set (centre against margin),
+            and with ``occlusion="fallback"`` ``occluder``: no symbol read in a margin with a
+            third colour over ``occluder_min_share`` to ``partial_max_share`` of it.
         only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
             resampled only as their neighbours in the stack, which the smoothing and the
             Laplacian reach across, so each reads as in a reading of all N.
@@ -2030,6 +2035,7 @@ def _read_patches(
             share = _foreign(margin_c, body_cc, d[con], dd_c, s).mean(axis=1)
             probe[con] = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
     occ_mask = np.zeros((n, pp), bool) if occlusion in ("fallback", "all") else None
+    third = np.zeros(n, bool)
     if occ_mask is not None and s.occluder_max_share > 0 and len(con):
         # a hand, arm or sleeve over part of the margin is a third colour: neither black paint
         # nor the symbol's paint, nor a mix of the two (blur); it is left out of the margin's
@@ -2038,6 +2044,9 @@ def _read_patches(
         fm = _foreign(margin_c, body_cc, d[con], dd_c, s)  # (m, R)
         share = fm.mean(axis=1)
         in_range = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
+        # (a first look's patches with a third colour over part of the margin, up to the
+        # share a partial reading takes: ``_read_partly_covered`` looks at those it leaves)
+        third[con] = (share >= s.occluder_min_share) & (share <= s.partial_max_share)
         # ... and it comes in from outside the tile: only foreign regions that reach the
         # patch's border count (a glare spot or a speck on the tile's top does not)
         rng_i = np.nonzero(in_range)[0]
@@ -2108,6 +2117,7 @@ def _read_patches(
             score=np.zeros((n, pp), np.float32),
             centroid=centroid,
             clipped=np.zeros((n, 3)),
+            occluder=third & ~ok_out,
             contrast=contrast,
         )
     score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
@@ -3369,6 +3379,7 @@ def _read_partly_covered(
     scale: float,
     image_from_grid: NDArray[np.float64],
     taken: set[tuple[int, int]],
+    shown: set[tuple[int, int]],
     resid: dict[tuple[int, int], NDArray[np.float64]],
     angle_rad: float,
     fill: float,
@@ -3385,11 +3396,13 @@ def _read_partly_covered(
 
     Growth reads no symbol that touches an occluder (``occluder_max_touch``): its outline's
     hidden directions make the classifier read a covered diamond or clover as a circle, with
-    full confidence. The free cells 4-adjacent to the board (``taken``; placed as growth
-    places them, by the lattice and the neighbours' offsets ``resid``) are read once more
-    with the occluder left out of margin and symbol (``occlusion="all"``); one whose margin
-    is the board's black paint (``ref_ratio``, ``grow_max_dark``, no third colour beyond
-    ``grow_max_foreign_chroma`` from ``ref_body``, RGB) and whose symbol touches the
+    full confidence. The free cells 4-adjacent to the board (``taken``) where one of growth's
+    looks found no symbol but a third colour over part of the margin, or whose symbol failed
+    growth's checks (``shown``; beside a board no hand is over there are few), placed as
+    growth places them (by the lattice and the neighbours' offsets ``resid``), are read once
+    more with the occluder left out of margin and symbol (``occlusion="all"``); one whose
+    margin is the board's black paint (``ref_ratio``, ``grow_max_dark``, no third colour
+    beyond ``grow_max_foreign_chroma`` from ``ref_body``, RGB) and whose symbol touches the
     occluder is compared with the prototypes over its visible pixels only, at the board's
     printed size ``symbol_scale`` (:func:`vision.shapes.visible_mismatch`; the occluder and
     ``partial_hidden_px`` pixels around it, where its edge blurs into the paint, left out).
@@ -3402,7 +3415,7 @@ def _read_partly_covered(
     """
     h_img, w_img = source.image_bgr.shape[:2]
     four = ((-1, 0), (0, -1), (0, 1), (1, 0))
-    front = sorted({(r + dr, c + dc) for r, c in taken for dr, dc in four} - taken)
+    front = sorted({(r + dr, c + dc) for r, c in taken for dr, dc in four} & shown - taken)
     if not front:
         return None
     cells = np.array(front, np.int64)
@@ -3550,6 +3563,10 @@ def _grow_on_lattice(
         tuple[int, int],
         tuple[NDArray[np.float64], NDArray[np.float64], _Reads, NDArray[np.float64]],
     ] = {}
+    # cells a look found no symbol in, with a third colour over part of the margin, and
+    # cells whose symbol failed the checks: only these may hold a tile a hand touches
+    # (``_read_partly_covered``, after the rounds)
+    shown: set[tuple[int, int]] = set()
     for _round in range(s.grow_rounds):
         front = sorted(
             {
@@ -3649,6 +3666,8 @@ def _grow_on_lattice(
             looked.centroid,
             looked.contrast,
         )
+        assert looked.occluder is not None
+        shown.update((int(r), int(c)) for r, c in cells[look_at[looked.occluder]])
         outline = np.full(n, np.inf)
         if looked.ok.any():
             k = np.nonzero(looked.ok)[0]
@@ -3671,6 +3690,8 @@ def _grow_on_lattice(
                 continue
             look = centres[again, None, :] + k_look * (corners[again] - centres[again, None, :])
             second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
+            assert second.occluder is not None
+            shown.update((int(r), int(c)) for r, c in cells[again[second.occluder]])
             found[again] = second.ok
             centroid[again] = second.centroid
             if second.ok.any():
@@ -3734,6 +3755,7 @@ def _grow_on_lattice(
             ok &= ~far | beyond
             alone &= ~far
         retry = np.nonzero(~ok & (reads.occluder if reads.occluder is not None else False))[0]
+        shown.update((int(r), int(c)) for r, c in cells[~ok])
         if s.occluder_max_share > 0 and len(retry):
             # a cell that fails may be a tile a hand or sleeve covers a little of: read it
             # again with the occluder's colour left out of the margin and the symbol
@@ -3826,8 +3848,8 @@ def _grow_on_lattice(
         and s.occluder_max_share > 0
     ):
         part = _read_partly_covered(
-            source, env, scale, image_from_grid, taken, resid, angle_rad, fill, s, keep,
-            ref_ratio, ref_body, symbol_scale,
+            source, env, scale, image_from_grid, taken, shown, resid, angle_rad, fill, s,
+            keep, ref_ratio, ref_body, symbol_scale,
         )  # fmt: skip
         if part is not None:
             got.append(part)
