@@ -64,6 +64,8 @@ from vision.shapes import (
     shape_polygon,
     single_thread_matmul,
     size_consistency,
+    visible_mismatch,
+    visible_separation,
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
@@ -831,6 +833,37 @@ class DetectorSettings:
             it (1.2, 40 px) 2 fewer false tiles (seed-17 legal 54, seed-29 legal 14), 1 more
             missed (a star8 read as a square before), boards exact +1, nothing else changed;
             tracking (seed 2026, 3 games) unchanged. 0 turns the check off.
+        partial_max_mismatch, partial_min_lead, partial_min_separation, partial_hidden_px,
+        partial_max_share:
+            a tile beside the board whose symbol a hand touches (growth never reads it:
+            ``occluder_max_touch``) is read from the part the hand leaves
+            (:func:`_read_partly_covered`): with the occluder left out (a third colour over
+            up to ``partial_max_share`` of the margin band, not growth's
+            ``occluder_max_share``: the seen part is judged by itself here), and
+            ``partial_hidden_px`` patch pixels around it too (where its edge blurs into the
+            paint), its symbol score is compared with each grey prototype at the board's
+            printed size (:func:`vision.shapes.visible_mismatch`: ``sum |score - prototype|``
+            over ``sum max`` on the seen pixels, the best shift and turn). It is read as the
+            best prototype when that fits within ``partial_max_mismatch``, every other
+            prototype fits ``partial_min_lead`` worse, and the best two differ by
+            ``partial_min_separation`` or more over the seen pixels
+            (:func:`vision.shapes.visible_separation`). A diamond and a clover differ by
+            0.08-0.10 in the cells read (0.10-0.16 drawn sharp: their tips and lobes reach
+            as far), and of 25 cells whose best two were that pair 14 were read wrong (a
+            clover's seen part fits a diamond better): that pair is never decided from a
+            part. Every wrong read of another pair had a lead under 0.025 (hand scenes of 13
+            cached sets, 90 cells: at 0.35 / 0.04 / 0.12 no wrong shape; star4 read right at
+            mismatch 0.17-0.35 - its thin arms blur -, circle, square and star8 at
+            0.05-0.21). A shape the seen part does not decide stays unread (never guessed).
+            On the 41 cached tuning sets: missed 832 -> 775, false 327 -> 329 (a noise
+            cloth's dark blot with a purple speck read as a star4, both renders of seed 37
+            legal scene 2), misread 1211 -> 1212 (a colour: orange read red on a red cloth),
+            boards exact 1805 -> 1814; with ``partial_max_share`` 0.6 (0.35 before) and a
+            part's own straight edge along the hand not taken for a cut (``cut_chord_max``):
+            missed 758, false 329, misread 1213 (a tiny green diamond by a finger read as a
+            circle, seed 19 legal scene 28), boards exact 1816; read only where growth's looks
+            saw a third colour and no symbol, or a symbol that failed (the clean 1080p frame:
+            6 cells, not 14), 761 / 329 / 1213 / 1815. 0 turns it off.
         size_shape_margin: a cell read by growth passes the size check with the shape the
             whole classifier reads as well as with the outline's nearest prototype, when that
             shape's outline lies within this of the nearest one's (and within the reach of
@@ -1061,6 +1094,11 @@ class DetectorSettings:
     occluder_side_visible: float = 0.25
     occluder_max_touch: float = 0.0
     cut_chord_max: float = 1.2
+    partial_max_mismatch: float = 0.35
+    partial_min_lead: float = 0.04
+    partial_hidden_px: int = 2
+    partial_max_share: float = 0.6
+    partial_min_separation: float = 0.12
     cut_chord_eps: float = 1.5 / 48
     cut_chord_lead: float = 1.3
     cut_min_side_px: float = 40.0
@@ -1707,11 +1745,14 @@ class _Reads:
     masks: NDArray[np.uint8] | None = None  # (N, p, p) 0/255
     mix: NDArray[np.float32] | None = None  # (N, p * p) share of symbol light (linear RGB)
     clipped: NDArray[np.float64] | None = None  # (N, 3) share of symbol pixels clipped, R G B
-    occluder: NDArray[np.bool_] | None = None  # (N,) a margin partly of a third colour (probe)
+    # (N,) a margin partly of a third colour (probe; first looks: and no symbol read)
+    occluder: NDArray[np.bool_] | None = None
     # (N,) centre and margin differ by ``min_symbol_contrast`` (first looks only)
     contrast: NDArray[np.bool_] | None = None
     # (N,) the symbol's outline runs straight along an occluder's edge (full readings only)
     cut: NDArray[np.bool_] | None = None
+    # (N, p * p) the occluder left out of the patch (``occlusion="all"`` readings only)
+    hidden: NDArray[np.bool_] | None = None
 
     def take(self, idx: NDArray[np.int64]) -> _Reads:
         """The readings of tiles ``idx``."""
@@ -1735,6 +1776,7 @@ class _Reads:
             None if self.occluder is None else self.occluder[idx],
             None if self.contrast is None else self.contrast[idx],
             None if self.cut is None else self.cut[idx],
+            None if self.hidden is None else self.hidden[idx],
         )
 
     def concat(self, other: _Reads) -> _Reads:
@@ -1767,6 +1809,7 @@ class _Reads:
             "occluder",
             "contrast",
             "cut",
+            "hidden",
         ):
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine is not None and theirs is not None:
@@ -1888,7 +1931,9 @@ def _read_patches(
             the margin's colour are wanted (growth's first look at free cells): the symbol is
             searched for only in the patches whose margin passed, and its colour, area,
             sharpness and blur are not measured (zeros). ``ok``, ``centroid`` and the outline
-            are the same as in a full reading; ``contrast`` is set (centre against margin).
+            are the same as in a full reading; ``contrast`` is set (centre against margin),
+            and with ``occlusion="fallback"`` ``occluder``: no symbol read in a margin with a
+            third colour over ``occluder_min_share`` to ``partial_max_share`` of it.
         only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
             resampled only as their neighbours in the stack, which the smoothing and the
             Laplacian reach across, so each reads as in a reading of all N.
@@ -2009,6 +2054,7 @@ def _read_patches(
             share = _foreign(margin_c, body_cc, d[con], dd_c, s).mean(axis=1)
             probe[con] = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
     occ_mask = np.zeros((n, pp), bool) if occlusion in ("fallback", "all") else None
+    third = np.zeros(n, bool)
     if occ_mask is not None and s.occluder_max_share > 0 and len(con):
         # a hand, arm or sleeve over part of the margin is a third colour: neither black paint
         # nor the symbol's paint, nor a mix of the two (blur); it is left out of the margin's
@@ -2017,6 +2063,9 @@ def _read_patches(
         fm = _foreign(margin_c, body_cc, d[con], dd_c, s)  # (m, R)
         share = fm.mean(axis=1)
         in_range = (share >= s.occluder_min_share) & (share <= s.occluder_max_share)
+        # (a first look's patches with a third colour over part of the margin, up to the
+        # share a partial reading takes: ``_read_partly_covered`` looks at those it leaves)
+        third[con] = (share >= s.occluder_min_share) & (share <= s.partial_max_share)
         # ... and it comes in from outside the tile: only foreign regions that reach the
         # patch's border count (a glare spot or a speck on the tile's top does not)
         rng_i = np.nonzero(in_range)[0]
@@ -2087,6 +2136,7 @@ def _read_patches(
             score=np.zeros((n, pp), np.float32),
             centroid=centroid,
             clipped=np.zeros((n, 3)),
+            occluder=third & ~ok_out,
             contrast=contrast,
         )
     score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
@@ -2160,6 +2210,7 @@ def _read_patches(
         clipped=clipped,
         occluder=probe,
         cut=cut,
+        hidden=None if occ_mask is None or occlusion != "all" else occ_mask & occluded[:, None],
     )
 
 
@@ -3341,6 +3392,130 @@ def _judge_grown(
     return ok, black, pr, alone
 
 
+def _read_partly_covered(
+    source: _TileSource,
+    env: NDArray[np.float32],
+    scale: float,
+    image_from_grid: NDArray[np.float64],
+    taken: set[tuple[int, int]],
+    shown: set[tuple[int, int]],
+    resid: dict[tuple[int, int], NDArray[np.float64]],
+    angle_rad: float,
+    fill: float,
+    s: DetectorSettings,
+    keep: bool,
+    ref_ratio: float | None,
+    ref_body: NDArray[np.float64],
+    symbol_scale: float,
+) -> (
+    tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], _Reads, NDArray[np.float64]]
+    | None
+):
+    """Tiles beside the board whose symbol a hand touches, read from the part it leaves.
+
+    Growth reads no symbol that touches an occluder (``occluder_max_touch``): its outline's
+    hidden directions make the classifier read a covered diamond or clover as a circle, with
+    full confidence. The free cells 4-adjacent to the board (``taken``) where one of growth's
+    looks found no symbol but a third colour over part of the margin, or whose symbol failed
+    growth's checks (``shown``; beside a board no hand is over there are few), placed as
+    growth places them (by the lattice and the neighbours' offsets ``resid``), are read once
+    more with the occluder left out of margin and symbol (``occlusion="all"``); one whose
+    margin is the board's black paint (``ref_ratio``, ``grow_max_dark``, no third colour
+    beyond ``grow_max_foreign_chroma`` from ``ref_body``, RGB) and whose symbol touches the
+    occluder is compared with the prototypes over its visible pixels only, at the board's
+    printed size ``symbol_scale`` (:func:`vision.shapes.visible_mismatch`; the occluder and
+    ``partial_hidden_px`` pixels around it, where its edge blurs into the paint, left out).
+    It is a tile of the one shape whose prototype its seen part fits
+    (``partial_max_mismatch``) clearly better than every other's (``partial_min_lead``);
+    a seen part two shapes fit is decided by nothing and stays unread.
+
+    Returns ``(cells, centres, corners, reads, shape_conf)`` of the tiles read (shape
+    confidence 1 for the shape read), or None.
+    """
+    h_img, w_img = source.image_bgr.shape[:2]
+    four = ((-1, 0), (0, -1), (0, 1), (1, 0))
+    front = sorted({(r + dr, c + dc) for r, c in taken for dr, dc in four} & shown - taken)
+    if not front:
+        return None
+    cells = np.array(front, np.int64)
+    centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
+    step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
+    half = 0.6 * np.hypot(*step.T)
+    for i, (r, c) in enumerate(front):
+        near = [resid[(r + dr, c + dc)] for dr, dc in _NEIGHBOURS_3X3 if (r + dr, c + dc) in resid]
+        if near:
+            centres[i] += np.mean(near, axis=0)
+    inside = (
+        (centres[:, 0] >= half)
+        & (centres[:, 1] >= half)
+        & (centres[:, 0] < w_img - half)
+        & (centres[:, 1] < h_img - half)
+    )
+    if not inside.any():
+        return None
+    cells, centres = cells[inside], centres[inside]
+    n = len(cells)
+    corners = _tile_corners(
+        centres, cells, image_from_grid, np.full(n, angle_rad), angle_rad, np.zeros(n), fill,
+        False, s,
+    )  # fmt: skip
+    reads = _read_patches(
+        source,
+        corners,
+        replace(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share),
+        keep,
+        occlusion="all",
+    )
+    if reads.hidden is None:
+        return None
+    p = s.patch_px
+    hidden = reads.hidden.reshape(n, p, p)
+    k = np.ones((3, 3), np.uint8)
+    sym = (reads.score > 0.5).reshape(n, p, p).view(np.uint8)
+    near_hidden = np.stack([cv2.dilate(h.view(np.uint8), k) for h in hidden]) > 0
+    touch = (near_hidden & (sym > 0)).reshape(n, -1).any(axis=1)
+    cand = reads.ok & touch
+    if not cand.any():
+        return None
+    env_at = _envelope_at(env, centres * scale).astype(np.float64)
+    cand &= _tile_like(
+        reads,
+        np.zeros(n, np.int64),
+        env_at,
+        np.ones(n, bool),
+        s,
+        check_size=False,
+        ref_ratio=ref_ratio,
+        glare=False,
+        max_dark=s.grow_max_dark,
+    )
+    cand &= _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_body) <= s.grow_max_foreign_chroma
+    idx = np.nonzero(cand)[0]
+    if not len(idx):
+        return None
+    kk = 2 * s.partial_hidden_px + 1
+    seen = np.stack(
+        [cv2.dilate(hidden[i].view(np.uint8), np.ones((kk, kk), np.uint8)) == 0 for i in idx]
+    )
+    mismatch = visible_mismatch(
+        reads.score[idx].reshape(len(idx), p, p), seen, reads.blur[idx], symbol_scale, s.shape
+    )
+    order = np.argsort(mismatch, axis=1)
+    srt = np.take_along_axis(mismatch, order, axis=1)
+    good = (srt[:, 0] <= s.partial_max_mismatch) & (srt[:, 1] - srt[:, 0] >= s.partial_min_lead)
+    if good.any() and s.partial_min_separation > 0:
+        sep = visible_separation(order[:, 0], order[:, 1], seen, reads.blur[idx], symbol_scale)
+        good &= sep >= s.partial_min_separation
+    if not good.any():
+        return None
+    idx_ok = idx[good]
+    conf = np.zeros((len(idx_ok), len(SHAPE_ORDER)))
+    conf[np.arange(len(idx_ok)), np.argmin(mismatch[good], axis=1)] = 1.0
+    if reads.cut is not None:  # (the occluder's own edge bounds the part read)
+        reads.cut[idx_ok] = False
+    return cells[idx_ok], centres[idx_ok], corners[idx_ok], reads.take(idx_ok), conf
+
+
 def _grow_on_lattice(
     source: _TileSource,
     small: NDArray[np.uint8],
@@ -3358,6 +3533,7 @@ def _grow_on_lattice(
     ref_sat: float | None = None,
     ref_body: NDArray[np.float64] | None = None,
     seeds: dict[tuple[int, int], NDArray[np.float64]] | None = None,
+    symbol_scale: float | None = None,
 ) -> _Grown | None:
     """Read the free cells next to the board straight off the lattice.
 
@@ -3406,6 +3582,10 @@ def _grow_on_lattice(
         tuple[int, int],
         tuple[NDArray[np.float64], NDArray[np.float64], _Reads, NDArray[np.float64]],
     ] = {}
+    # cells a look found no symbol in, with a third colour over part of the margin, and
+    # cells whose symbol failed the checks: only these may hold a tile a hand touches
+    # (``_read_partly_covered``, after the rounds)
+    shown: set[tuple[int, int]] = set()
     for _round in range(s.grow_rounds):
         front = sorted(
             {
@@ -3505,6 +3685,8 @@ def _grow_on_lattice(
             looked.centroid,
             looked.contrast,
         )
+        assert looked.occluder is not None
+        shown.update((int(r), int(c)) for r, c in cells[look_at[looked.occluder]])
         outline = np.full(n, np.inf)
         if looked.ok.any():
             k = np.nonzero(looked.ok)[0]
@@ -3527,6 +3709,8 @@ def _grow_on_lattice(
                 continue
             look = centres[again, None, :] + k_look * (corners[again] - centres[again, None, :])
             second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
+            assert second.occluder is not None
+            shown.update((int(r), int(c)) for r, c in cells[again[second.occluder]])
             found[again] = second.ok
             centroid[again] = second.centroid
             if second.ok.any():
@@ -3590,6 +3774,7 @@ def _grow_on_lattice(
             ok &= ~far | beyond
             alone &= ~far
         retry = np.nonzero(~ok & (reads.occluder if reads.occluder is not None else False))[0]
+        shown.update((int(r), int(c)) for r, c in cells[~ok])
         if s.occluder_max_share > 0 and len(retry):
             # a cell that fails may be a tile a hand or sleeve covers a little of: read it
             # again with the occluder's colour left out of the margin and the symbol
@@ -3675,6 +3860,18 @@ def _grow_on_lattice(
         pred = _apply_h(image_from_grid, cells[idx][:, ::-1].astype(np.float64))
         for (r, c), xy, p in zip(cells[idx], centres[idx], pred, strict=True):
             resid[(int(r), int(c))] = xy - p
+    if (
+        s.partial_max_mismatch > 0
+        and symbol_scale is not None
+        and ref_body is not None
+        and s.occluder_max_share > 0
+    ):
+        part = _read_partly_covered(
+            source, env, scale, image_from_grid, taken, shown, resid, angle_rad, fill, s,
+            keep, ref_ratio, ref_body, symbol_scale,
+        )  # fmt: skip
+        if part is not None:
+            got.append(part)
     if not got:
         return None
     reads_all = got[0][3]
@@ -4479,6 +4676,13 @@ def _assemble(
                 (int(r), int(c)): xy - p
                 for (r, c), xy, p in zip(cells[bs], full_centres[bs], at_cell, strict=True)
             }
+    # the printed symbols' size over the prototypes' (the board's black tiles: one set prints
+    # every kind at one size), for reading what a hand leaves of a symbol
+    sym_scale: float | None = None
+    if black.any():
+        sym_scale = float(
+            np.median(np.sqrt(reads.area[black] / prototype_areas()[outline_shape[black]]))
+        )
     if s.grow_rounds and int(valid.sum()) >= s.grow_min_tiles:
         grown = _grow_on_lattice(
             source,
@@ -4497,6 +4701,7 @@ def _assemble(
             float(np.median(reads.body_sat[black])) if black.any() else None,
             black_rgb,
             seeds=blob_seeds,
+            symbol_scale=sym_scale,
         )
         if grown is not None:
             m = len(grown.cells)
