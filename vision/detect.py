@@ -3392,6 +3392,20 @@ def _judge_grown(
     return ok, black, pr, alone
 
 
+def _inside_image(
+    centres_xy: NDArray[np.float64], half: NDArray[np.float64], width: int, height: int
+) -> NDArray[np.bool_]:
+    """``(N,)`` whether a patch of half-side ``half[i]`` (image px) around ``centres_xy[i]``
+    (``(N, 2)`` image px) lies inside a ``width`` x ``height`` image."""
+    inside: NDArray[np.bool_] = (
+        (centres_xy[:, 0] >= half)
+        & (centres_xy[:, 1] >= half)
+        & (centres_xy[:, 0] < width - half)
+        & (centres_xy[:, 1] < height - half)
+    )
+    return inside
+
+
 def _read_partly_covered(
     source: _TileSource,
     env: NDArray[np.float32],
@@ -3445,12 +3459,7 @@ def _read_partly_covered(
         near = [resid[(r + dr, c + dc)] for dr, dc in _NEIGHBOURS_3X3 if (r + dr, c + dc) in resid]
         if near:
             centres[i] += np.mean(near, axis=0)
-    inside = (
-        (centres[:, 0] >= half)
-        & (centres[:, 1] >= half)
-        & (centres[:, 0] < w_img - half)
-        & (centres[:, 1] < h_img - half)
-    )
+    inside = _inside_image(centres, half, w_img, h_img)
     if not inside.any():
         return None
     cells, centres = cells[inside], centres[inside]
@@ -3654,12 +3663,7 @@ def _grow_on_lattice(
                 if key in extra and count[i] == 0:
                     total[i], count[i] = seeds[key], 1.0  # type: ignore[index]
         centres += total / count[:, None]
-        inside = (
-            (centres[:, 0] >= half)
-            & (centres[:, 1] >= half)
-            & (centres[:, 0] < w_img - half)
-            & (centres[:, 1] < h_img - half)
-        )
+        inside = _inside_image(centres, half, w_img, h_img)
         if not inside.any():
             break
         cells, centres = cells[inside], centres[inside]
