@@ -497,17 +497,35 @@ def _clover_outline(n: int) -> NDArray[np.float64]:
     return np.stack([r * np.cos(t), r * np.sin(t)], axis=1)
 
 
+def _polygon_fill(
+    shape: Shape, p: int, scale: float = 1.0, turn_deg: float = 0.0
+) -> NDArray[np.float32]:
+    """``(p, p)`` float32 0..255 antialiased fill of ``shape``'s prototype on a tile filling
+    the patch, at ``scale`` x its printed size, turned by ``turn_deg`` (drawn 8x larger and
+    area-averaged down: the shared drawing of every prototype image and template)."""
+    ss = 8
+    poly = shape_polygon(shape)
+    if turn_deg:
+        a = math.radians(turn_deg)
+        poly = poly @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
+    if scale != 1.0:
+        poly = poly * scale
+    pts = (poly + 0.5) * p * ss
+    big = np.zeros((p * ss, p * ss), np.uint8)
+    cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
+    out: NDArray[np.float32] = cv2.resize(big, (p, p), interpolation=cv2.INTER_AREA).astype(
+        np.float32
+    )
+    return out
+
+
 def prototype_mask(shape: Shape, size: int, blur: float = 0.0) -> NDArray[np.uint8]:
     """A ``(size, size)`` uint8 mask (0/255) of the prototype on a tile filling the patch.
 
     ``blur`` is a Gaussian sigma as a fraction of the tile side; the blurred symbol is
     re-thresholded at half height, as the detector does with real symbols.
     """
-    scale = 8
-    big = np.zeros((size * scale, size * scale), np.uint8)
-    pts = (shape_polygon(shape) + 0.5) * size * scale
-    cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
-    img = cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+    img = _polygon_fill(shape, size)
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur * size)
     return np.where(img >= 127.5, 255, 0).astype(np.uint8)
@@ -769,22 +787,15 @@ def _template_bank(
     shape-major, then scale, then turn (``turns_deg``; the star8's ``star8_turns_deg`` when
     given), ``inner`` the ``(p * p,)`` region.
     """
-    ss = 8
     yy, xx = np.mgrid[0:p, 0:p]
     inner = (
         np.maximum(np.abs((xx + 0.5) / p - 0.5), np.abs((yy + 0.5) / p - 0.5)) <= 0.5 - inset
     ).reshape(-1)
     per_blur: list[list[NDArray[np.float32]]] = [[] for _ in blurs]
     for sh in SHAPE_ORDER:
-        poly = shape_polygon(sh)
         for sc in scales:
             for turn in star8_turns_deg if sh is Shape.STAR8 and star8_turns_deg else turns_deg:
-                a = math.radians(turn)
-                rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-                pts = (poly @ rot.T * sc + 0.5) * p * ss
-                big = np.zeros((p * ss, p * ss), np.uint8)
-                cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
-                img = cv2.resize(big, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+                img = _polygon_fill(sh, p, sc, turn)
                 img /= 255.0
                 for bi, b in enumerate(blurs):
                     t = cv2.GaussianBlur(img, (0, 0), b * p).reshape(-1)[inner]
@@ -1267,14 +1278,10 @@ def _integrated_prototypes(p: int, bins: int, blurs: tuple[float, ...]) -> NDArr
 @lru_cache(maxsize=4)
 def _grey_prototypes(p: int, blurs: tuple[float, ...]) -> NDArray[np.float32]:
     """``(n_blurs, 6, p, p)`` grey prototypes (0..1, tile = patch), Gaussian-blurred."""
-    ss = 8
     imgs = []
     for b in blurs:
         for sh in SHAPE_ORDER:
-            big = np.zeros((p * ss, p * ss), np.uint8)
-            pts = (shape_polygon(sh) + 0.5) * p * ss
-            cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
-            img = cv2.resize(big, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+            img = _polygon_fill(sh, p) / 255
             imgs.append(cv2.GaussianBlur(img, (0, 0), b * p))
     return np.stack(imgs).reshape(len(blurs), len(SHAPE_ORDER), p, p)
 
@@ -1704,13 +1711,7 @@ def prototype_areas() -> NDArray[np.float64]:
 def _grey_prototype(shape: Shape, p: int, scale: float, turn_deg: float, blur: float) -> Any:
     """``(p, p)`` float32 grey prototype 0..1 of ``shape`` at ``scale`` x its printed size,
     turned by ``turn_deg``, blurred by a Gaussian of ``blur`` x ``p`` (antialiased fill)."""
-    ss = 8
-    a = math.radians(turn_deg)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    pts = (shape_polygon(shape) @ rot.T * scale + 0.5) * p * ss
-    big = np.zeros((p * ss, p * ss), np.uint8)
-    cv2.fillPoly(big, [np.round(pts).astype(np.int32)], 255, lineType=cv2.LINE_AA)
-    img = cv2.resize(big, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    img = _polygon_fill(shape, p, scale, turn_deg) / 255.0
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur * p)
     return img
