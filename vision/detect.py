@@ -3392,6 +3392,35 @@ def _judge_grown(
     return ok, black, pr, alone
 
 
+def _neighbour_offsets(
+    cells: NDArray[np.int64], resid: dict[tuple[int, int], NDArray[np.float64]]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The sum and count of the known offsets (``resid``: cell -> ``(2,)`` image px) of each
+    cell's 3x3 neighbourhood, ``(N, 2)`` and ``(N,)``, for ``cells`` ``(N, 2)`` (row, col).
+
+    Summed in the same order as ``np.mean`` over the present neighbours would (an absent one
+    adds an exact 0), without a call per cell: the known offsets laid on a grid around the
+    board and gathered per neighbour direction. ``resid`` must not be empty.
+    """
+    known = np.array(list(resid.keys()), np.int64)
+    lo = np.minimum(known.min(axis=0), cells.min(axis=0)) - 1
+    hi = np.maximum(known.max(axis=0), cells.max(axis=0)) + 2
+    grid = np.zeros((*(hi - lo), 2))
+    has = np.zeros(tuple(hi - lo), bool)
+    grid[known[:, 0] - lo[0], known[:, 1] - lo[1]] = np.array(list(resid.values()))
+    has[known[:, 0] - lo[0], known[:, 1] - lo[1]] = True
+    near = np.zeros((len(cells), 9, 2))
+    count = np.zeros(len(cells))
+    for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
+        rr, cc = cells[:, 0] + (dr - lo[0]), cells[:, 1] + (dc - lo[1])
+        near[:, k] = grid[rr, cc]
+        count += has[rr, cc]
+    total = near[:, 0].copy()
+    for k in range(1, 9):
+        total += near[:, k]
+    return total, count
+
+
 def _inside_image(
     centres_xy: NDArray[np.float64], half: NDArray[np.float64], width: int, height: int
 ) -> NDArray[np.bool_]:
@@ -3455,10 +3484,10 @@ def _read_partly_covered(
     centres = _apply_h(image_from_grid, cells[:, ::-1].astype(np.float64))
     step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
     half = 0.6 * np.hypot(*step.T)
-    for i, (r, c) in enumerate(front):
-        near = [resid[(r + dr, c + dc)] for dr, dc in _NEIGHBOURS_3X3 if (r + dr, c + dc) in resid]
-        if near:
-            centres[i] += np.mean(near, axis=0)
+    if resid:
+        total, count = _neighbour_offsets(cells, resid)
+        has = count > 0
+        centres[has] += total[has] / count[has, None]
     inside = _inside_image(centres, half, w_img, h_img)
     if not inside.any():
         return None
@@ -3634,25 +3663,8 @@ def _grow_on_lattice(
         # centres): the margin a patch needs inside the image
         step = _apply_h(image_from_grid, cells[:, ::-1] + np.array([1.0, 0.0])) - centres
         half = 0.6 * np.hypot(*step.T)
-        # the mean offset of each cell's known neighbours, summed in the same order as
-        # np.mean would (an absent neighbour adds an exact 0), without a call per cell
-        # (the known offsets on a grid around the board, gathered per neighbour direction)
-        known = np.array(list(resid.keys()), np.int64)
-        lo = np.minimum(known.min(axis=0), cells.min(axis=0)) - 1
-        hi = np.maximum(known.max(axis=0), cells.max(axis=0)) + 2
-        grid = np.zeros((*(hi - lo), 2))
-        has = np.zeros(tuple(hi - lo), bool)
-        grid[known[:, 0] - lo[0], known[:, 1] - lo[1]] = np.array(list(resid.values()))
-        has[known[:, 0] - lo[0], known[:, 1] - lo[1]] = True
-        near = np.zeros((len(front), 9, 2))
-        count = np.zeros(len(front))
-        for k, (dr, dc) in enumerate(_NEIGHBOURS_3X3):
-            rr, cc = cells[:, 0] + (dr - lo[0]), cells[:, 1] + (dc - lo[1])
-            near[:, k] = grid[rr, cc]
-            count += has[rr, cc]
-        total = near[:, 0].copy()
-        for k in range(1, 9):
-            total += near[:, k]
+        # the mean offset of each cell's known neighbours
+        total, count = _neighbour_offsets(cells, resid)
         if bridged:  # a cell beyond a gap: the offset of the tile it continues
             for i, (r, c) in enumerate(front):
                 src = bridged.get((r, c))
