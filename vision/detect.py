@@ -289,6 +289,21 @@ class DetectorSettings:
             and after re-centring on it, it must sit within half of that of the patch centre.
         grow_max_dark: ``body_max_dark`` for cells read next to the board, where the margin
             must also be as dark as the board's own bodies (``body_relative_max``).
+        grow_body_relative_max, grow_relaxed_max_shape_distance: ... or, around a symbol
+            whose outline fits a printed prototype within ``grow_relaxed_max_shape_distance``
+            (the outline distance of :func:`vision.shapes.classify_profiles`), up to
+            ``grow_body_relative_max`` x the board's median. A large, bright symbol (an orange
+            or yellow square under a warm light) lights its thin margin band by more than the
+            bleed correction (``grow_max_bleed``) takes out, and an uneven light leaves it
+            lighter against the local envelope: of the 225 tiles missed right beside a found
+            one (24 tuning sets of the thirteenth session, none covered), 35 failed here
+            with margins 1.8-2.1 x the board's black. Among the cells in that band the tiles
+            showed outline distances of 0.02-0.09 (a few blurred ones to 0.21) and a cloth's
+            blots 0.08-0.33 (most above 0.14): 0.1 keeps most tiles and drops the blots. On
+            the 24 sets missed 638 -> 602, false 207 -> 207, misread 724 -> 727, boards exact
+            977 -> 986 (without the outline guard false +16); transfer probe seed 73 missed
+            95 -> 91, false 35 -> 33. 2.4 reads no more (missed 604). Equal to
+            ``body_relative_max`` turns it off.
         grow_first_look: where the first look at a free cell (only to find a symbol near its
             centre) finds none, it looks again at this fraction of the cell's square: the
             lattice puts a free cell up to about a tenth of a tile off its tile, and a
@@ -990,6 +1005,8 @@ class DetectorSettings:
     grow_min_tiles: int = 3
     grow_max_offset: float = 0.2
     grow_max_dark: float = 0.65
+    grow_body_relative_max: float = 2.1
+    grow_relaxed_max_shape_distance: float = 0.1
     grow_first_look: float = 0.92
     grow_last_look: float = 0.88
     glare_patch_cells: int = 2
@@ -2655,6 +2672,7 @@ def _tile_like(
     black_seen: bool = False,
     glare: bool = True,
     max_dark: float | None = None,
+    relative_max: float | None = None,
     ref_sat: float | None = None,
     trusted: NDArray[np.bool_] | None = None,
     alt_shape_idx: NDArray[np.int64] | None = None,
@@ -2693,7 +2711,7 @@ def _tile_like(
     if ref_sat is None and enough:
         ref_sat = float(np.median(reads.body_sat[typical]))
     if ref_ratio is not None:
-        dark &= ratio <= s.body_relative_max * ref_ratio
+        dark &= ratio <= (s.body_relative_max if relative_max is None else relative_max) * ref_ratio
     # glare adds the light's own colour to black paint, which already shows that colour (the
     # bodies' cast): a glared margin is no more saturated than the board's black ones (a
     # wood or cloth pocket between tiles is)
@@ -3345,8 +3363,14 @@ def _judge_grown(
         ref_sat=ref_sat,
         glare=False,
         max_dark=s.grow_max_dark,
+        relative_max=s.grow_body_relative_max,
         alt_shape_idx=alt_idx,
     )
+    if ref_ratio is not None and s.grow_body_relative_max > s.body_relative_max:
+        # a margin lighter than the board's black by more than ``body_relative_max`` allows
+        # only around a crisp printed outline
+        lighter = black_reads.body_v > s.body_relative_max * ref_ratio * env_at
+        black &= ~lighter | (d.min(axis=1) <= s.grow_relaxed_max_shape_distance)
     # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
     # patch of the board (a light check of a tablecloth next to black tiles does not)
     glared_ok = (
