@@ -171,9 +171,10 @@ class ShapeSettings:
             diamond or clover keeps its correlation with its own prototype; +-6 lost 0.003
             at 12 degrees and 0.008 at 14 (``tests/vision/test_shapes_turned_pair.py``).
             Detection on the 24 tuning sets (2026-11-22, thirteenth session), +-12 against
-            +-6: misread tiles 724 -> 698 (diamond <-> clover most), false 207 -> 202,
-            missed 638 -> 638, boards exact 977 -> 982; the seed 73 probe unchanged (95 /
-            35 / 66 / 178). +-18 or steps of 5 or 8 degrees read the same (offline, eight
+            +-6: misread tiles 724 -> 698 (purple / orange clovers read as star8 or circle
+            20 / 10 -> 13 / 5; diamond <-> clover only 379 -> 373), false 207 -> 202, missed
+            638 -> 638, boards exact 977 -> 982; the seed 73 probe unchanged (95 / 35 / 66 /
+            178). +-18 or steps of 5 or 8 degrees read the same (offline, eight
             sets). The template product is about 8 % of ``detect``'s time; two more turns
             add a quarter of it.
         star8_template_turns_deg: the star8 prototype's turns (empty: ``template_turns_deg``),
