@@ -163,11 +163,25 @@ class ShapeSettings:
         template_scale_window: blur spreads grey level but keeps its integral, so the
             symbol's summed score is its printed area and fixes each prototype's size; only
             the ``template_scales`` within this many steps of that size are tried (-1: all).
-        template_turns_deg: prototype turns tried (tiles lie a few degrees askew).
+        template_turns_deg: prototype turns tried (tiles lie a few degrees askew, and the
+            patch follows the tile's measured edges, which on small, blurred, oblique tiles
+            are off by more: on one cached hard scene (R37 #33, 27 px pitch) the patch's
+            turn against the true tile top was 8.5 degrees at the median, 20 at the 90th
+            percentile, and its diamonds and clovers were misread). Within 12 degrees a
+            diamond or clover keeps its correlation with its own prototype; +-6 lost 0.003
+            at 12 degrees and 0.008 at 14 (``tests/vision/test_shapes_turned_pair.py``).
+            Detection on the 24 tuning sets (2026-11-22, thirteenth session), +-12 against
+            +-6: misread tiles 724 -> 698 (purple / orange clovers read as star8 or circle
+            20 / 10 -> 13 / 5; diamond <-> clover only 379 -> 373), false 207 -> 202, missed
+            638 -> 638, boards exact 977 -> 982; the seed 73 probe unchanged (95 / 35 / 66 /
+            178). +-18 or steps of 5 or 8 degrees read the same (offline, eight
+            sets). :func:`template_scores` took about 8 % of ``detect``'s CPU time on 40
+            cached scenes (1.03 s of 13 s at +-6, 1.10 s at +-12: the product's columns
+            grow by a third, its other costs do not).
         star8_template_turns_deg: the star8 prototype's turns (empty: ``template_turns_deg``),
             across its 45 degree period like ``star8_shift_bins``; every 6 degrees, so the
             nearest is at most 3 degrees off (its 8-fold pattern then keeps 91 % of its
-            correlation). Adds 44 columns to the 198 of the template product.
+            correlation). Adds 22 columns to the 330 of the template product.
         template_blur: Gaussian blur levels of the grey prototypes (sigma as a fraction of
             the tile side, including the patch smoothing); each symbol uses the level nearest
             its measured edge blur (``_edge_blur`` in :mod:`vision.detect`: median 0.06 on
@@ -317,7 +331,7 @@ class ShapeSettings:
         1.3,
     )
     template_scale_window: int = 1
-    template_turns_deg: tuple[float, ...] = (-6.0, 0.0, 6.0)
+    template_turns_deg: tuple[float, ...] = (-12.0, -6.0, 0.0, 6.0, 12.0)
     star8_template_turns_deg: tuple[float, ...] = (-18.0, -12.0, -6.0, 0.0, 6.0, 12.0, 18.0)
     template_blur: tuple[float, ...] = (0.015, 0.025, 0.035, 0.05, 0.065, 0.08, 0.1)
     template_inset: float = 0.08

@@ -229,7 +229,9 @@ def test_a_star8_turned_off_the_patch_axes_still_matches_its_prototype(turn: flo
     more turn than the other prototypes (10 degrees of outline, 6 of template), as before,
     it drifts to about the circle's distance."""
     s = ShapeSettings()
-    before = dataclasses.replace(s, star8_shift_bins=2, star8_template_turns_deg=())
+    before = dataclasses.replace(
+        s, star8_shift_bins=2, star8_template_turns_deg=(), template_turns_deg=(-6.0, 0.0, 6.0)
+    )
     star8 = SHAPE_ORDER.index(Shape.STAR8)
     body, symbol = YELLOW
     read = {}
