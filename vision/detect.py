@@ -3301,9 +3301,9 @@ def _judge_grown(
     neighbour (``glare_patch_cells``): a glared patch may continue them.
 
     Returns ``(ok, black, conf, alone)``: ``(N,)`` tiles, ``(N,)`` of them with black (not
-    glared) margins, ``(N, 6)`` shape confidences (zeros where the outline cannot pass),
-    ``(N,)`` cells that pass as glared tiles but for a glared neighbour (pending for the next
-    round).
+    glared, nor lighter than ``body_relative_max`` allows) margins, ``(N, 6)`` shape
+    confidences (zeros where the outline cannot pass), ``(N,)`` cells that pass as glared
+    tiles but for a glared neighbour (pending for the next round).
     """
     n = len(cells)
     # shapes only where the second reading has a symbol too (tile by tile; a cell
@@ -3366,9 +3366,11 @@ def _judge_grown(
         relative_max=s.grow_body_relative_max,
         alt_shape_idx=alt_idx,
     )
+    lighter = np.zeros(n, bool)
     if ref_ratio is not None and s.grow_body_relative_max > s.body_relative_max:
         # a margin lighter than the board's black by more than ``body_relative_max`` allows
-        # only around a crisp printed outline
+        # only around a crisp printed outline; such a tile counts as glared for its
+        # neighbours (a line of glared tiles leading away from the board goes on through it)
         lighter = black_reads.body_v > s.body_relative_max * ref_ratio * env_at
         black &= ~lighter | (d.min(axis=1) <= s.grow_relaxed_max_shape_distance)
     # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
@@ -3444,7 +3446,7 @@ def _judge_grown(
         )
         ok &= foreign_ok
         alone &= foreign_ok
-    return ok, black, pr, alone
+    return ok, black & ~lighter, pr, alone
 
 
 def _neighbour_offsets(

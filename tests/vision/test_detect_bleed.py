@@ -57,7 +57,12 @@ def test_a_line_s_end_tile_with_a_bled_margin_is_grown() -> None:
     scene = hard_scene(53, 28, random_board).final  # (2026-11-22)
     s = DetectorSettings()
     off = score_detection(
-        detect(scene.image_bgr, settings=replace(s, grow_max_bleed=0.0)),
+        # (and without the lighter margin growth allows around a crisp outline, which
+        # reads it too: ``grow_body_relative_max``)
+        detect(
+            scene.image_bgr,
+            settings=replace(s, grow_max_bleed=0.0, grow_body_relative_max=s.body_relative_max),
+        ),
         scene.truth,
         scene.pitch_px,
     )
