@@ -962,7 +962,10 @@ class DetectorSettings:
             of the bodies around the symbols: glare is the light's own colour, and a glared
             board on a dark table under a warm lamp has no dark-mask hole (R61g scene 4:
             bodies at ``V / E`` 0.5-0.95, the table 0.6-0.8) while unbalanced its warm cast
-            makes every body "coloured" (chroma 0.45 of ``V``). 0: no balance (ones).
+            makes every body "coloured" (chroma 0.45 of ``V``). The look-alike checks of
+            the holes and of growth's cells then also take a margin that is grey under that
+            light for glared black paint. 99: glare highlights, not the few brightest
+            symbol pixels (R61 / R61g scene 4: 33 -> 4 / 2 missed). 0: no balance (ones).
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -3299,6 +3302,7 @@ def _judge_grown(
     ref_body: NDArray[np.float64] | None,
     s: DetectorSettings,
     pending: frozenset[tuple[int, int]] = frozenset(),
+    light_rgb_gains: NDArray[np.float32] | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.float64], NDArray[np.bool_]]:
     """The checks a cell read by :func:`_grow_on_lattice` must pass.
 
@@ -3383,6 +3387,7 @@ def _judge_grown(
             ref_sat=ref_sat,
             black_seen=True,
             alt_shape_idx=alt_idx,
+            light_rgb_gains=light_rgb_gains,
         )
         & ~black
     )
@@ -3626,6 +3631,7 @@ def _grow_on_lattice(
     ref_body: NDArray[np.float64] | None = None,
     seeds: dict[tuple[int, int], NDArray[np.float64]] | None = None,
     symbol_scale: float | None = None,
+    light_rgb_gains: NDArray[np.float32] | None = None,
 ) -> _Grown | None:
     """Read the free cells next to the board straight off the lattice.
 
@@ -3833,6 +3839,7 @@ def _grow_on_lattice(
             ref_body,
             s,
             frozenset(pending),
+            light_rgb_gains,
         )
         if bridged:  # beyond a gap: a black margin (or, below, one a hand covers part of)
             far = np.array([(int(r), int(c)) in bridged for r, c in cells], bool)
@@ -3867,6 +3874,7 @@ def _grow_on_lattice(
                 ref_sat,
                 ref_body,
                 s,
+                light_rgb_gains=light_rgb_gains,
             )
             if ok2.any():
                 got_i = np.nonzero(ok2)[0]
@@ -4814,6 +4822,7 @@ def _assemble(
             black_rgb,
             seeds=blob_seeds,
             symbol_scale=sym_scale,
+            light_rgb_gains=light_rgb,
         )
         if grown is not None:
             m = len(grown.cells)
