@@ -15,7 +15,9 @@ Stages (one public entry each, inputs never mutated):
    and dim scenes threshold alike; holes of the mask that are ringed by dark body and of a
    plausible size are symbol candidates. The mask is then redone at a ratio adapted to the
    bodies' own level around those holes (``dark_adapt_*``: tone curves, flare and blur lift
-   black paint towards the table).
+   black paint towards the table). A board glare lifted out of the mask altogether is read
+   again at looser ratios (``rescue_dark_ratios``), and with no hole at all the neutral mask
+   is balanced to the image's brightest light (``white_patch_quantile``).
 3. ``_tile_geometry``: each tile's own edge direction (gradient orientation modulo 90 degrees,
    symbol masked out) and side (its dark body where it is isolated, else the neighbours).
 4. :func:`vision.lattice.fit_lattice`: cells on the tiles' own lattice (or on the calibration
@@ -954,6 +956,31 @@ class DetectorSettings:
             such readings weigh as much as any impossible one. Without the floor, six shapes
             cost the rule check 5 ms a legal board (53 ms at most, ML2026) instead of 1 ms
             (10 ms), for no reading changed.
+        rescue_dark_ratios: when a reading finds no tile or its dark mask no symbol, the
+            image is read again with the dark mask at each of these ratios in turn, until a
+            reading has both; a looser reading replaces the one kept when it reads more
+            than ``rescue_min_gain`` times its tiles. Glare on the black
+            paint lifts every body of a board above ``dark_ratio`` of the envelope (bodies
+            at ``V / E`` 0.5-0.6 on a white printed grid under glare, L59g scene 6; grey
+            glared bodies on a red floral cloth, R59g scene 39): the strict mask then has
+            no hole next to which the lifted and neutral masks' weak holes could join, and
+            the whole board is lost. 0.55 and 0.65 (``dark_ratio_lifted``) step up to the
+            lifted mask's level; an image with tiles and dark-mask symbols never pays for
+            them. Empty: off.
+        rescue_min_gain: ... the factor (1.25): a board read whole from the weak masks' holes
+            (a blurred board on green felt, no dark-mask hole, 68 of 69 tiles) gains a tile or
+            two from a looser mask and its look-alikes and misreads with them (seed 59
+            scene 14: 2 false, 6 more misread), while a lost board is found whole or several
+            times over (L59 scene 6: 5 -> 18 tiles).
+        white_patch_quantile: when the dark mask finds no symbol, the neutral mask is
+            balanced to the image's brightest light (each channel's quantile, percent) instead
+            of the bodies around the symbols: glare is the light's own colour, and a glared
+            board on a dark table under a warm lamp has no dark-mask hole (R61g scene 4:
+            bodies at ``V / E`` 0.5-0.95, the table 0.6-0.8) while unbalanced its warm cast
+            makes every body "coloured" (chroma 0.45 of ``V``). The look-alike checks of
+            the holes and of growth's cells then also take a margin that is grey under that
+            light for glared black paint. 99: glare highlights, not the few brightest
+            symbol pixels (R61 / R61g scene 4: 33 -> 4 / 2 missed). 0: no balance (ones).
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -977,6 +1004,9 @@ class DetectorSettings:
     dark_adapt_min_step: float = 0.02
     dark_adapt_min_holes: int = 10
     dark_adapt_reach: float = 2.6
+    rescue_dark_ratios: tuple[float, ...] = (0.55, 0.65)
+    rescue_min_gain: float = 1.25
+    white_patch_quantile: float = 99.0
     unseen_table_ring: int = 3
     unseen_min_table_cells: int = 8
     unseen_sigma: float = 4.0
@@ -1195,17 +1225,34 @@ def _work_image(
     return small, cv2.max(cv2.max(b, g, dst=scratch("work.max", shp, np.uint8)), r)
 
 
+def _white_patch_gains(small: NDArray[np.uint8], quantile: float) -> NDArray[np.float32]:
+    """Per-channel (B, G, R) gains that make the image's brightest light grey (white patch):
+    each channel's ``quantile`` (percent) over ``small`` ``(h, w, 3)`` uint8, balanced to
+    their mean, within 1/3 and 3."""
+    # (every 4th pixel of every 4th row: the quantile of a smooth light, 16x cheaper)
+    px = np.ascontiguousarray(small[::4, ::4]).reshape(-1, 3)
+    top = np.percentile(px, quantile, axis=0).astype(np.float32) + 1.0
+    return np.clip(top.mean() / top, 1 / 3, 3).astype(np.float32)
+
+
 def _body_gains(
-    small: NDArray[np.uint8], dark: NDArray[np.uint8], cands: list[_Candidate]
+    small: NDArray[np.uint8],
+    dark: NDArray[np.uint8],
+    cands: list[_Candidate],
+    white_patch_quantile: float = 0.0,
 ) -> NDArray[np.float32]:
     """Per-channel (B, G, R) gains that make the tile bodies grey.
 
     Black paint is spectrally flat, so the colour the bodies around the symbols take is the
     light's own (von Kries): the median colour of the dark pixels next to the found symbols.
     Glare on the bodies has the same colour, so after these gains a glare-washed body is grey
-    while the symbols keep their chroma. Ones when no symbol was found.
+    while the symbols keep their chroma. When no symbol was found, the light's colour is
+    taken from the image's brightest light (:func:`_white_patch_gains` at
+    ``white_patch_quantile``; 0: ones).
     """
     if not cands:
+        if white_patch_quantile > 0:
+            return _white_patch_gains(small, white_patch_quantile)
         return np.ones(3, np.float32)
     r = max(2, round(0.15 * float(np.median([c.diameter for c in cands]))))
     # only the box around the symbols and their rings holds selected pixels
@@ -1351,7 +1398,7 @@ def _search_candidates(
     c_dark, outers = _symbol_candidates(dark, s, v, s.min_hole_contrast)
     if known is not None and c_dark:  # new holes are strong where they continue the board
         _near_known(c_dark, known, s.dark_adapt_reach)
-    gains = _body_gains(small, dark, c_dark)
+    gains = _body_gains(small, dark, c_dark, s.white_patch_quantile)
     rng_area = None
     x0, y0, x1, y1 = 0, 0, small.shape[1], small.shape[0]
     if c_dark:  # weaker holes of about the size of the symbols seen in the dark mask,
@@ -2676,6 +2723,7 @@ def _tile_like(
     ref_sat: float | None = None,
     trusted: NDArray[np.bool_] | None = None,
     alt_shape_idx: NDArray[np.int64] | None = None,
+    light_rgb_gains: NDArray[np.float32] | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -2695,6 +2743,10 @@ def _tile_like(
     ``trusted``: ``(N,)`` the patches the typical margin is taken from when at least
     ``min_pitch_support`` of them qualify (None: all): holes of the strict dark mask, so a
     cloth's checks chained in as weak holes, however many, cannot set the board's black.
+    ``light_rgb_gains``: ``(3,)`` (R, G, B) gains that make the scene's light grey (None:
+    none known); a margin is then also glared black paint when it is grey under them (a
+    warm lamp's glare is as warm as the lamp, more saturated than ``body_max_saturation``
+    unbalanced).
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -2718,7 +2770,12 @@ def _tile_like(
     max_sat = s.body_max_saturation
     if ref_sat is not None:
         max_sat = min(max_sat, ref_sat + s.glare_extra_saturation)
-    neutral = (reads.body_sat < max_sat) & glare
+    body_sat = reads.body_sat
+    if light_rgb_gains is not None:
+        lit = reads.body_rgb * light_rgb_gains[None, :]
+        lit_sat = (lit.max(axis=1) - lit.min(axis=1)) / np.maximum(lit.max(axis=1), 1.0)
+        body_sat = np.minimum(body_sat, lit_sat)
+    neutral = (body_sat < max_sat) & glare
     few_black = (
         not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare
     )
@@ -2730,7 +2787,7 @@ def _tile_like(
     # warm, not grey): what the symbol adds over its margin is its paint's colour
     paint = sym - reads.body_rgb
     paint_chroma = paint.max(axis=1) - paint.min(axis=1)
-    neutral &= (sym_sat - reads.body_sat >= s.glare_min_symbol_saturation) | (
+    neutral &= (sym_sat - body_sat >= s.glare_min_symbol_saturation) | (
         paint_chroma >= s.glare_min_paint_chroma
     )
     # a printed paint reflects more than black paint in its own colour's channel, and glare
@@ -3294,6 +3351,7 @@ def _judge_grown(
     ref_body: NDArray[np.float64] | None,
     s: DetectorSettings,
     pending: frozenset[tuple[int, int]] = frozenset(),
+    light_rgb_gains: NDArray[np.float32] | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.float64], NDArray[np.bool_]]:
     """The checks a cell read by :func:`_grow_on_lattice` must pass.
 
@@ -3386,6 +3444,7 @@ def _judge_grown(
             ref_sat=ref_sat,
             black_seen=True,
             alt_shape_idx=alt_idx,
+            light_rgb_gains=light_rgb_gains,
         )
         & ~black
     )
@@ -3629,6 +3688,7 @@ def _grow_on_lattice(
     ref_body: NDArray[np.float64] | None = None,
     seeds: dict[tuple[int, int], NDArray[np.float64]] | None = None,
     symbol_scale: float | None = None,
+    light_rgb_gains: NDArray[np.float32] | None = None,
 ) -> _Grown | None:
     """Read the free cells next to the board straight off the lattice.
 
@@ -3836,6 +3896,7 @@ def _grow_on_lattice(
             ref_body,
             s,
             frozenset(pending),
+            light_rgb_gains,
         )
         if bridged:  # beyond a gap: a black margin (or, below, one a hand covers part of)
             far = np.array([(int(r), int(c)) in bridged for r, c in cells], bool)
@@ -3870,6 +3931,7 @@ def _grow_on_lattice(
                 ref_sat,
                 ref_body,
                 s,
+                light_rgb_gains=light_rgb_gains,
             )
             if ok2.any():
                 got_i = np.nonzero(ok2)[0]
@@ -4029,6 +4091,33 @@ def detect(
             under 8 px on a side.
     """
     t0 = time.perf_counter()
+    obs, holes = _read_image(image_bgr, profile=profile, settings=settings, debug=debug)
+    # a board whose every body glare lifted above the dark mask: read again at looser
+    # ratios (``DetectorSettings.rescue_dark_ratios``) until the dark mask holds symbols
+    # and tiles are read; a looser reading replaces one with clearly fewer tiles
+    # (``rescue_min_gain``)
+    for ratio in settings.rescue_dark_ratios:
+        if holes > 0 and obs.tiles:
+            break
+        if ratio <= settings.dark_ratio:
+            continue
+        looser = replace(settings, dark_ratio=ratio, rescue_dark_ratios=())
+        other, holes = _read_image(image_bgr, profile=profile, settings=looser, debug=debug)
+        if len(other.tiles) > settings.rescue_min_gain * len(obs.tiles):
+            obs = other
+    return replace(obs, elapsed_ms=(time.perf_counter() - t0) * 1000.0)
+
+
+def _read_image(
+    image_bgr: NDArray[np.uint8],
+    *,
+    profile: Profile | None,
+    settings: DetectorSettings,
+    debug: bool,
+) -> tuple[Observation, int]:
+    """One reading of :func:`detect` at ``settings`` (same arguments and errors), and the
+    number of symbol holes its dark mask held."""
+    t0 = time.perf_counter()
     if not isinstance(image_bgr, np.ndarray) or image_bgr.dtype != np.uint8:
         raise DetectInputError("detect: expected a uint8 numpy image")
     if image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
@@ -4185,7 +4274,7 @@ def detect(
     )
     if dbg is not None:
         dbg["overlay"] = draw_overlay(image_bgr, obs)
-    return obs
+    return obs, len(found.strong)
 
 
 def _board_black(qualities: list[dict[str, Any]], s: DetectorSettings) -> float | None:
@@ -4559,6 +4648,11 @@ def _assemble(
     # holes along the board's lines correct (a cloth's checks keep the board's pitch)
     strong = np.array([c.strong for c in cands])
     trusted = strong if int(strong.sum()) >= s.min_pitch_support else None
+    # no dark-mask hole: the neutral mask was balanced to the image's brightest light
+    # (``white_patch_quantile``), and glared margins are judged grey under that light too
+    light_rgb: NDArray[np.float32] | None = None
+    if not strong.any() and s.white_patch_quantile > 0:
+        light_rgb = _white_patch_gains(small, s.white_patch_quantile)[::-1].copy()
     # ... which is ambiguous when they disagree: a checked cloth's holes, hundreds of them on
     # a grid of their own, disagree with a board's dark-mask holes too (L19 scene 17: 67 of
     # them on 22.9 work px, 1,074 holes admitted on 12.3). The caller then reads the board
@@ -4626,10 +4720,12 @@ def _assemble(
         square = np.array(
             [c.body == "square" or (c.body == "shared" and not lone_board) for c in cands]
         )
-        loose = valid & _tile_like(
-            reads, outline_shape, env_at, square, s, check_size=False, trusted=trusted
-        )
-        valid &= _tile_like(reads, outline_shape, env_at, square, s, trusted=trusted)
+        tile_like = partial(
+            _tile_like, reads, outline_shape, env_at, square, s, trusted=trusted,
+            light_rgb_gains=light_rgb,
+        )  # fmt: skip
+        loose = valid & tile_like(check_size=False)
+        valid &= tile_like()
         nxt = loose if _round == 0 else valid
         if not nxt.any() or np.array_equal(nxt, use):
             break
@@ -4663,7 +4759,15 @@ def _assemble(
             reads.ok
             & (shape_dist <= s.max_shape_distance)
             & (residual <= s.lattice.max_cell_residual)
-            & _tile_like(reads, outline_shape, env_at, square | merged, s, trusted=trusted)
+            & _tile_like(
+                reads,
+                outline_shape,
+                env_at,
+                square | merged,
+                s,
+                trusted=trusted,
+                light_rgb_gains=light_rgb,
+            )
         )
     # ... unless its margin is the board's own black (``lone_blob_*``): its link is hidden
     vouched = np.zeros(len(valid), bool)
@@ -4775,6 +4879,7 @@ def _assemble(
             black_rgb,
             seeds=blob_seeds,
             symbol_scale=sym_scale,
+            light_rgb_gains=light_rgb,
         )
         if grown is not None:
             m = len(grown.cells)
