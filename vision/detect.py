@@ -158,7 +158,9 @@ class DetectorSettings:
             (4.1 with ``tile_turn_local``) and 1.6 with 0 (corner error 2.43 / 2.28 -> 1.49
             px). 0 with ``refit_guard_added`` on 24 tuning sets: missed 638 -> 629, false
             207 -> 192, misread 724 -> 698, boards exact 977 -> 993; seed 73: 95 -> 85,
-            35 -> 7, 66 -> 47, 178 -> 183. Not yet the default: 15 tests of tests/vision
+            35 -> 7, 66 -> 47, 178 -> 183 (on main with the session's other changes merged:
+            493 / 198 / 715 / 1001 against 483 / 204 / 723 / 992; seed 73 81 / 14 / 48 / 183
+            against 91 / 32 / 66 / 179). Not yet the default: 19 tests of tests/vision
             measure their mechanisms on the old corners (thirteenth session's note).
         tile_turn_local: take a tile's own turn against the lattice's direction at its cell
             (the homography's Jacobian) instead of the board middle's, which counts an oblique
