@@ -339,6 +339,24 @@ def test_golden_set_regenerates_identically() -> None:
     assert check(GOLDEN_DIR) == []
 
 
+def test_golden_truth_numbers_may_differ_in_their_last_digits_only() -> None:
+    from benchmarks.make_golden import TRUTH_TOLERANCE, _same_truth
+
+    stored = {"tiles": [{"pos": [0, 1], "center_xy": [350.10913904122555, 12.0]}], "n": 3}
+    rebuilt = {"tiles": [{"pos": [0, 1], "center_xy": [350.1091390412256, 12.0]}], "n": 3}
+    assert _same_truth(stored, rebuilt)
+    moved = {
+        "tiles": [{"pos": [0, 1], "center_xy": [350.1091 + 10 * TRUTH_TOLERANCE, 12.0]}],
+        "n": 3,
+    }
+    assert not _same_truth(stored, moved)
+    assert not _same_truth(stored, {**rebuilt, "n": 4})
+    assert not _same_truth(
+        stored, {"tiles": [{"pos": [0, 2], "center_xy": [350.10913904122555, 12.0]}], "n": 3}
+    )
+    assert not _same_truth(stored, {"tiles": [], "n": 3})
+
+
 def test_clutter_and_camera_processing_leave_the_tiles_readable() -> None:
     cond = dataclasses.replace(
         PRESETS["easy"],
