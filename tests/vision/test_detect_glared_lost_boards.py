@@ -13,10 +13,15 @@ never pixels.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from benchmarks.bench_vision import hard_scene
+from scorer.model import Board
 from vision.detect import DetectorSettings, detect
 from vision.evaluate import legal_board, random_board, score_detection
+from vision.render import PRESETS, render
 
 
 def test_a_board_glared_out_of_the_dark_mask_is_read_at_a_looser_ratio() -> None:
@@ -41,3 +46,25 @@ def test_a_glared_board_under_a_warm_lamp_is_balanced_to_the_light() -> None:
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.8, score.summary()
     assert score.precision >= 0.98, score.summary()
+
+
+def test_an_empty_table_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame of an empty table (light wood, 1080p: a game's start in live video) gives no
+    hole in any mask, so no rescue reading is paid for (they tripled its time); a frame whose
+    masks hold holes but no tile (seed 59 legal scene 6) is still read again."""
+    import vision.detect as vd
+
+    calls: list[float] = []
+    read = vd._read_image
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs["settings"].dark_ratio)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(vd, "_read_image", counted)
+    empty = render(Board({}), replace(PRESETS["easy"], tile_px=70.0), seed=3, size=(1920, 1080))
+    assert detect(empty.image_bgr).tiles == ()
+    assert len(calls) == 1
+    calls.clear()
+    detect(hard_scene(59, 6, legal_board).final.image_bgr)
+    assert len(calls) >= 2
