@@ -149,29 +149,21 @@ class DetectorSettings:
             its cell (the strays did not bend the lattice).
         reread_shift: after a refit, a tile whose corners moved less than this (pitches) keeps
             its reading (a 2 px shift on a 48 px patch changes nothing).
-        max_tile_turn_deg: largest turn of a tile against the lattice that its own edges
-            (:func:`_edge_angles`) may claim for its corners, degrees; 0: the corners follow
-            the local lattice alone. Hand-laid tiles turn within about 6 degrees (twice that
-            margin), but the edge reading errs by more on the hard scenes (tables' lines,
-            neighbours' seams, blur): against the renderer's tile tops on the in-spec scenes
-            of R61 L19 R29g (7,200 tiles) the corners' edges were 4.5 degrees off with 12
-            (4.1 with ``tile_turn_local``) and 1.6 with 0 (corner error 2.43 / 2.28 -> 1.49
-            px). 0 with ``refit_guard_added`` on 24 tuning sets: missed 638 -> 629, false
-            207 -> 192, misread 724 -> 698, boards exact 977 -> 993; seed 73: 95 -> 85,
-            35 -> 7, 66 -> 47, 178 -> 183 (on main with the session's other changes merged:
-            493 / 198 / 715 / 1001 against 483 / 204 / 723 / 992; seed 73 81 / 14 / 48 / 183
-            against 91 / 32 / 66 / 179). Not yet the default: 19 tests of tests/vision
-            measure their mechanisms on the old corners (thirteenth session's note).
-        tile_turn_local: take a tile's own turn against the lattice's direction at its cell
-            (the homography's Jacobian) instead of the board middle's, which counts an oblique
-            view's perspective turn twice (:func:`_tile_corners`; 0.85 -> 0.19 px mean corner
-            error fed the truth, 12 renders up to 35 degrees tilt). Off by default until the
-            tests measured on the old corners are re-premised (9 fail with it on).
+        max_tile_turn_deg: largest turn of a tile against the lattice at its cell that its
+            own edges (:func:`_edge_angles`) may claim for its corners, degrees; 0 (the
+            default since the fourteenth session): the corners follow the local lattice alone.
+            Hand-laid tiles turn within about 6 degrees, but the edge reading errs by more on
+            the hard scenes (tables' lines, neighbours' seams, blur): against the renderer's
+            tile tops on the in-spec scenes of R61 L19 R29g (7,200 tiles) the corners' edges
+            were 4.1 degrees off with 12 and 1.6 with 0 (corner error 2.28 -> 1.49 px). 0 with
+            ``refit_guard_added`` on 24 tuning sets (thirteenth session, against 12 without
+            the guard): missed 493 against 483, false 198 / 204, misread 715 / 723, boards
+            exact 1001 / 992; transfer probe seed 73: 81 / 91, 14 / 32, 48 / 66, 183 / 179.
         refit_guard_added: a refit of the dark-mask holes' first lattice that more reads new
             to it carry than reads it was made on may not move the pitch beyond
             ``first_fit_pitch_agreement`` (the checks of a cloth admitted by the first
             round's loose pass: seed-19 legal scene 17 lost 48 tiles to it with
-            ``max_tile_turn_deg`` 0). Off by default with the old corners (nothing to guard).
+            ``max_tile_turn_deg`` 0).
         unseen_table_ring, unseen_min_table_cells, unseen_sigma, unseen_min_spread: the
             table's look is learned from cells up to ``unseen_table_ring`` beyond the board
             (at least ``unseen_min_table_cells`` of them); a free cell on or next to the board
@@ -1077,9 +1069,8 @@ class DetectorSettings:
     reread_shift: float = 0.04
     refit_min_dropped_share: float = 0.05
     refit_max_residual: float = 0.25
-    max_tile_turn_deg: float = 12.0
-    tile_turn_local: bool = False
-    refit_guard_added: bool = False
+    max_tile_turn_deg: float = 0.0
+    refit_guard_added: bool = True
     neutral_ratio: float = 0.3
     neutral_min: float = 18.0
     neutral_max_tint: float = 0.3
@@ -3003,7 +2994,6 @@ def _tile_corners(
     fill: float,
     lone: bool,
     s: DetectorSettings,
-    middle_angle: float | None = None,
 ) -> NDArray[np.float64]:
     """``(N, 4, 2)`` tile-top corners (image px, clockwise from the cell's top-left).
 
@@ -3016,9 +3006,8 @@ def _tile_corners(
     against the local direction, not the board middle's: the homography already turns the
     frame across an oblique view, and a tile far from the middle, laid square, reads that
     perspective turn in its own edges too (before 2026-11-22 it was counted twice, up to
-    12 degrees at 35 degrees tilt). That old way is kept while ``tile_turn_local`` is off:
-    the deviation is then taken against ``middle_angle`` (radians, the lattice's +col
-    direction at the board's middle). A lone tile uses its own edges and side instead.
+    12 degrees at 35 degrees tilt). With ``max_tile_turn_deg`` 0 (the default) the corners
+    follow the local lattice alone. A lone tile uses its own edges and side instead.
     ``own_angles``, ``own_sides``: ``(N,)`` radians, px.
     """
     n = len(centres_xy)
@@ -3033,16 +3022,7 @@ def _tile_corners(
         p0 = _apply_h(image_from_grid, g)
         jc = _apply_h(image_from_grid, g + np.array([1.0, 0.0])) - p0
         jr = _apply_h(image_from_grid, g + np.array([0.0, 1.0])) - p0
-        if own_angles is not None and not s.tile_turn_local and middle_angle is not None:
-            dev = ((own_angles - middle_angle + math.pi / 4) % (math.pi / 2)) - math.pi / 4
-            lim = math.radians(s.max_tile_turn_deg)
-            dev = np.clip(dev, -lim, lim)
-            cs, sn = np.cos(dev)[:, None], np.sin(dev)[:, None]
-            jc, jr = (
-                np.concatenate([cs * v[:, :1] - sn * v[:, 1:], sn * v[:, :1] + cs * v[:, 1:]], 1)
-                for v in (jc, jr)
-            )
-        elif own_angles is not None:
+        if own_angles is not None and s.max_tile_turn_deg > 0:
             dev = own_angles - _lattice_edge_angle(jc, jr)
             dev = ((dev + math.pi / 4) % (math.pi / 2)) - math.pi / 4
             lim = math.radians(s.max_tile_turn_deg)
@@ -4757,7 +4737,6 @@ def _assemble(
             fill,
             bool(use.sum() == 1),
             s,
-            middle_angle=math.radians(angle_deg),
         )
         if prev_corners is None or reads is None:
             todo = np.arange(n)

@@ -44,8 +44,8 @@ def test_corners_from_true_inputs_match_the_tile_tops(turn: float, gap: float) -
     """Fed the truth (homography, centres, the side over the pitch, each tile's edge
     direction as measured perfectly), ``_tile_corners`` puts the corners on the rendered tile
     tops within the local frame's linearisation (0.15 px mean here; 2.0 px, 4.1 px at worst,
-    when the perspective's turn was counted twice) with ``tile_turn_local`` and the own
-    turn allowed (``max_tile_turn_deg``)."""
+    when the perspective's turn was counted twice) with the own turn allowed
+    (``max_tile_turn_deg``) and taken against the lattice at the tile's own cell."""
     r = _oblique(35.0, 40.0, turn, gap)
     seen = [t for t in r.truth if t.visible]
     true_corners = np.array([t.corners_xy for t in seen])
@@ -59,7 +59,7 @@ def test_corners_from_true_inputs_match_the_tile_tops(turn: float, gap: float) -
     own = _edge_direction(true_corners) % (math.pi / 2)
     got = _tile_corners(
         centres, cells, h, own, np.zeros(len(seen)), fill, False,
-        DetectorSettings(max_tile_turn_deg=12.0, tile_turn_local=True),
+        DetectorSettings(max_tile_turn_deg=12.0),
     )  # fmt: skip
     err = np.hypot(*(got - true_corners).transpose(2, 0, 1)).mean(axis=1)
     assert err.mean() <= 0.4, err.mean()
@@ -70,10 +70,10 @@ def test_detected_corners_on_an_oblique_board() -> None:
     """The corners ``detect`` reports on a clean board seen 30 degrees off vertical lie on
     the rendered tile tops to within a few percent of the pitch (32 px here) with the
     corners of the local lattice alone (1.38 px mean with the own turn against the local
-    lattice, 1.72 against the board middle's)."""
+    lattice, 1.72 against the board middle's; the default since the fourteenth session)."""
     r = _oblique(30.0, 40.0, 2.0, 0.04)
-    settings = DetectorSettings(max_tile_turn_deg=0.0, refit_guard_added=True)
-    obs = detect(r.image_bgr, settings=settings)
+    assert DetectorSettings().max_tile_turn_deg == 0.0
+    obs = detect(r.image_bgr)
     seen = [t for t in r.truth if t.visible]
     centres = np.array([t.center_xy for t in seen])
     true_corners = np.array([t.corners_xy for t in seen])
@@ -103,9 +103,7 @@ def test_a_fine_gingham_board_keeps_its_lattice_whatever_the_corners(max_turn: f
     from vision.evaluate import legal_board, score_detection
 
     scene = hard_scene(19, 17, legal_board, isp_space="linear").final
-    settings = DetectorSettings(
-        max_tile_turn_deg=max_turn, tile_turn_local=True, refit_guard_added=True
-    )
+    settings = DetectorSettings(max_tile_turn_deg=max_turn, refit_guard_added=True)
     score = score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
     assert score.recall >= 0.95, score.summary()
     assert score.precision >= 0.98, score.summary()
