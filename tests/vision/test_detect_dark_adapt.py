@@ -27,10 +27,14 @@ def _score(seed: int, k: int, step: str, settings: DetectorSettings) -> Detectio
 def test_lifted_shadows_keep_the_board() -> None:
     """Seed 13 scene 12 (cloth, dim, warm, blur, 63 tiny tiles), one stop under and lifted
     by a 0.8 gamma: the fixed ratio keeps 5 holes, fits the lattice at 1.6 x the pitch and
-    loses 61 tiles; the ratio adapted to the bodies reads the whole board."""
+    loses 61 tiles; the ratio adapted to the bodies reads the whole board. (Since the
+    fourteenth session's corners of the local lattice the fixed ratio's reading finds the
+    board too, so this scene no longer shows the mechanism: ``test_few_holes_read_both_ways``
+    does; here the adapted ratio must read it at least as well as the fixed one.)"""
     adapted = _score(13, 12, "underexposed", DEFAULT)
     assert adapted.recall >= 0.95 and adapted.precision >= 0.98
-    assert _score(13, 12, "underexposed", FIXED).recall <= 0.5
+    fixed = _score(13, 12, "underexposed", FIXED)
+    assert adapted.matched_visible >= fixed.matched_visible
 
 
 def test_few_holes_read_both_ways() -> None:

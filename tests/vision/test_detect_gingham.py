@@ -137,14 +137,18 @@ def test_a_board_glared_all_over_is_read() -> None:
     assert score.recall >= 0.95 and score.precision >= 0.97
     strict = replace(DetectorSettings(), glare_board_min_tiles=10**6)
     before = score_detection(detect(scene.image_bgr, settings=strict), scene.truth, scene.pitch_px)
-    assert before.recall < 0.5
+    assert before.recall <= score.recall
+    assert before.detected - before.correct_detections >= score.detected - score.correct_detections
 
 
 def test_a_glared_board_of_one_shape_in_many_paints_is_read() -> None:
     """Legal scene 48 of ``--seed 2026`` (gamma render): a lamp greys a whole board on a red
     floral cloth; 16 of its 18 glared tiles read as circles (lines of circles in several
     paints). Three or more paints make it a board though it shows fewer than three shapes
-    (``glare_board_one_shape_colours``); the cloth's flowers still make no tile."""
+    (``glare_board_one_shape_colours``); the cloth's flowers still make no tile. (Since the
+    fourteenth session's corners of the local lattice more of the glared tiles read their
+    own shapes and the board passes without that rule too - 25 of 26 tiles when measured -,
+    as does every glare scene of 20 cached tuning sets: the rule must cost nothing here.)"""
     from benchmarks.bench_vision import hard_scene
     from vision.detect import DetectorSettings
     from vision.evaluate import legal_board
@@ -156,7 +160,8 @@ def test_a_glared_board_of_one_shape_in_many_paints_is_read() -> None:
     before = score_detection(
         detect(scene.image_bgr, settings=shapes_only), scene.truth, scene.pitch_px
     )
-    assert before.recall < 0.5
+    assert before.recall <= score.recall
+    assert before.detected - before.correct_detections >= score.detected - score.correct_detections
 
 
 def test_a_checked_cloth_does_not_set_the_light() -> None:

@@ -27,14 +27,16 @@ from vision.render import PRESETS, render
 def test_a_board_glared_out_of_the_dark_mask_is_read_at_a_looser_ratio() -> None:
     """Legal scene 6 of ``--seed 59``: 18 tiny tiles on a white printed grid under glare.
     The dark mask saw no symbol and the board read no tile; read again at the looser
-    ``rescue_dark_ratios`` it is found whole. Without them it is still lost."""
+    ``rescue_dark_ratios`` it is found whole. Without them more than half of it is lost
+    (all of it with the thirteenth session's turned corners; the corners of the local
+    lattice read 8 of the 18 tiles from the few holes the dark mask finds)."""
     scene = hard_scene(59, 6, legal_board).final
     score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
     assert score.recall >= 0.9, score.summary()
     assert score.precision >= 0.98, score.summary()
     off = replace(DetectorSettings(), rescue_dark_ratios=())
     before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
-    assert before.recall <= 0.2, before.summary()
+    assert before.recall <= 0.5, before.summary()
 
 
 def test_a_glared_board_under_a_warm_lamp_is_balanced_to_the_light() -> None:

@@ -63,14 +63,16 @@ def test_a_floral_cloth_beside_the_board_makes_no_tiles() -> None:
     the board read as tiles 0.57 and 0.70 of a pitch from one; overlapping it, they go, and
     every tile stays. (The margins of those flowers are coloured beyond black paint, so the
     ``doubt_foreign_*`` check drops them too: it is left out here, to test this one, as are
-    the small groups apart from the board and the cut symbols' check.)"""
+    the small groups apart from the board and the cut symbols' check. Without this check
+    the later ones drop one of the two flowers: both with the thirteenth session's turned
+    corners, one with the corners of the local lattice.)"""
     alone = dataclasses.replace(
         DEFAULT, doubt_foreign_chroma=0.0, apart_group_max=0, cut_chord_max=0.0
     )
     on = _score(11, 43, alone)
     off = _score(11, 43, dataclasses.replace(alone, overlap_max_separation=0.0))
-    without_overlap = _score(11, 43, OFF)  # ... which the later check drops alone
-    assert without_overlap.detected == without_overlap.correct_detections
+    without_overlap = _score(11, 43, OFF)  # ... which the later checks drop in part
+    assert without_overlap.detected - without_overlap.correct_detections <= 1
     assert off.detected - off.correct_detections >= 2
     assert on.detected - on.correct_detections == 0
     assert on.matched_visible == off.matched_visible
@@ -84,7 +86,11 @@ def test_a_noise_cloths_blots_make_no_tiles() -> None:
     that fit alone names these blots no paint: it is left out here, to test these checks. Since
     the star4's blur is gated on its apparent blur, ``ShapeSettings.blur_gate_apparent``, most
     blots no longer pass as crosses blurred to a round blob - 2 false tiles without these
-    checks instead of 18 -; the gate is left out too, to test the checks.)"""
+    checks instead of 18 -; the gate is left out too, to test the checks. Since the
+    fourteenth session's corners of the local lattice the blots read as no tile even
+    without these checks - 0 false tiles either way when measured -: the scene is kept as a
+    guard that the checks cost no tile there, and the overlap check is measured on seed 11
+    scene 43 above.)"""
     plain = dataclasses.replace(
         DEFAULT,
         colour=dataclasses.replace(DEFAULT.colour, tone_contrasts=(1.0,)),
@@ -92,7 +98,7 @@ def test_a_noise_cloths_blots_make_no_tiles() -> None:
     )
     neither = dataclasses.replace(plain, overlap_max_separation=0.0, doubt_colour_distance=0.0)
     on, off = _score(23, 56, plain), _score(23, 56, neither)
-    assert off.detected - off.correct_detections >= 10
+    assert on.detected - on.correct_detections <= off.detected - off.correct_detections
     assert on.detected - on.correct_detections <= 1
     assert on.matched_visible >= off.matched_visible
     full = _score(23, 56, DEFAULT)

@@ -22,32 +22,55 @@ def _missed_and_false(scene: Rendered, settings: DetectorSettings) -> tuple[int,
 
 
 def test_glared_sides_of_a_margin_pass_the_side_test() -> None:
-    """Legal scene 39 of ``--seed 2026`` (as rendered in linear light): a blurred board on
-    a checked cloth under a hand; five tiles whose margins glare brightens on one or two
-    sides failed growth's first look. With ``side_glare_max`` they are read, and nothing
-    false joins."""
-    scene = hard_scene(2026, 39, legal_board, isp_space="linear").final
+    """Random scene 13 of ``--seed 67`` (gamma render: a printed grid under glare, dim cool
+    light, big blurred tiles, a hand; found 2026-11-22): two tiles whose margins glare
+    brightens on one or two sides fail growth's first look without ``side_glare_max``; with
+    it they are read, and nothing false joins. (The scene this was found on, seed 2026 legal
+    scene 39, reads whole either way since the fourteenth session's corners of the local
+    lattice: ``test_a_blurred_board_on_a_checked_cloth_under_a_hand_is_read``.)"""
+    from vision.evaluate import random_board
+
+    scene = hard_scene(67, 13, random_board).final
     s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
     assert missed <= 1 and false == 0, (missed, false)
-    missed_off, _ = _missed_and_false(scene, replace(s, side_glare_max=0.0))
-    assert missed_off >= missed + 3, (missed_off, missed)
+    missed_off, false_off = _missed_and_false(scene, replace(s, side_glare_max=0.0))
+    assert missed_off >= missed + 2, (missed_off, missed)
+    assert false <= false_off, (false, false_off)
+
+
+def test_a_blurred_board_on_a_checked_cloth_under_a_hand_is_read() -> None:
+    """Legal scene 39 of ``--seed 2026`` (as rendered in linear light): a blurred board on
+    a checked cloth under a hand, whose five glared tiles needed ``side_glare_max`` with the
+    thirteenth session's turned corners; read whole, nothing false."""
+    scene = hard_scene(2026, 39, legal_board, isp_space="linear").final
+    missed, false = _missed_and_false(scene, DetectorSettings())
+    assert missed <= 1 and false == 0, (missed, false)
 
 
 def test_a_line_goes_on_beyond_a_tile_no_look_could_read() -> None:
-    """Random scene 42 of ``--seed 13`` (gamma): a hand over a board on a checked cloth;
-    growth stopped at a tile it could not read and lost the three beyond it. Looking one
-    cell past the gap, in line with the board, finds them, and nothing false joins. (The tile
-    in the gap is a cross: gated on the star4's apparent blur, ``blur_gate_apparent``, growth
-    reads it and needs no bridge - 0 missed either way, with one false tile -, so the bridge
-    is tested without the gate.)"""
-    scene = hard_scene(13, 42).final
-    gated, gated_false = _missed_and_false(scene, DetectorSettings())
-    assert gated <= 1 and gated_false <= 1, (gated, gated_false)
-    base = DetectorSettings()
-    s = replace(base, shape=replace(base.shape, blur_gate_apparent=()))
+    """Random scene 24 of ``--seed 59`` (gamma render: a noise cloth under glare, dim light,
+    tiny blurred noisy tiles askew, a hand; found 2026-11-22): growth stops at a tile it
+    cannot read and loses the tiles beyond it (3 missed without the bridge when measured).
+    Looking one cell past the gap, in line with the board, finds them (1 missed), and nothing
+    false joins."""
+    from vision.evaluate import random_board
+
+    scene = hard_scene(59, 24, random_board).final
+    s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
     missed_off, false_off = _missed_and_false(scene, replace(s, grow_bridge_cells=0))
     assert missed <= 1, (missed, false)
     assert missed_off >= missed + 2, (missed_off, missed)
     assert false <= false_off, (false, false_off)
+
+
+def test_a_hand_over_a_board_on_a_checked_cloth_is_read() -> None:
+    """Random scene 42 of ``--seed 13`` (gamma): a hand over a board on a checked cloth,
+    where growth once stopped at a tile it could not read; at most one tile missed and one
+    false (the tile in the gap, a cross, is read since the star4's blur is gated on its
+    apparent blur, ``blur_gate_apparent``; the bridge was measured here without that gate
+    until the fourteenth session's corners, with which the scene needs no bridge)."""
+    scene = hard_scene(13, 42).final
+    gated, gated_false = _missed_and_false(scene, DetectorSettings())
+    assert gated <= 1 and gated_false <= 1, (gated, gated_false)

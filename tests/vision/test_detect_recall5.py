@@ -31,11 +31,12 @@ def test_a_glare_spot_over_several_lost_tiles_is_read_as_one_glared_patch() -> N
     """Legal boards, seed 13, scene 34 (white table, 2700 K lamp, a glare spot over six
     tiles no mask found): each alone is a lone glared margin too colourful for
     ``glare_lone_max_saturation`` (0.24-0.29 with the black made grey), together they are
-    one highlight (7 -> 3 missed)."""
+    one highlight (7 -> 3 missed with the thirteenth session's turned corners; 2 -> 1 with
+    the corners of the local lattice, which read more of them alone)."""
     on = _score(13, 34, True, DetectorSettings())
     off = _score(13, 34, True, replace(DetectorSettings(), glare_patch_cells=1))
     assert on.precision == 1.0, on.summary()
-    assert on.matched_visible >= off.matched_visible + 3, (on.summary(), off.summary())
+    assert on.matched_visible >= off.matched_visible + 1, (on.summary(), off.summary())
 
 
 def test_the_light_checks_of_a_checked_cloth_are_no_glared_patch() -> None:

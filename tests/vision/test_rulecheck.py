@@ -259,4 +259,7 @@ def test_the_rules_may_pick_a_tile_s_third_shape() -> None:
     )
     six = score_detection(detect(scene.image_bgr, settings=base), scene.truth, scene.pitch_px)
     two = detect(scene.image_bgr, settings=replace(base, alternative_shapes=2))
-    assert score_detection(two, scene.truth, scene.pitch_px).identity_ok < six.identity_ok
+    # (with the thirteenth session's turned corners two shapes settled one tile fewer; with
+    # the corners of the local lattice, 2026-11-22, two settle this board too: the third
+    # shape must cost nothing)
+    assert score_detection(two, scene.truth, scene.pitch_px).identity_ok <= six.identity_ok
