@@ -27,16 +27,19 @@ def _board(rng: np.random.Generator, rows: int = 7, cols: int = 7) -> tuple[np.n
     return grid, xy, angles, rot
 
 
-def _scores_with_lattice_off(scene: Rendered, **off: Any) -> tuple[DetectionScore, DetectionScore]:
+def _scores_with_lattice_off(
+    scene: Rendered, detector_off: dict[str, Any] | None = None, **off: Any
+) -> tuple[DetectionScore, DetectionScore]:
     """A rendered scene read with the default settings, and read with the given
-    ``LatticeSettings`` fields replaced (``off``)."""
+    ``LatticeSettings`` fields replaced (``off``; ``detector_off``: ``DetectorSettings``
+    fields replaced too)."""
     from dataclasses import replace
 
     from vision.detect import DetectorSettings, detect
     from vision.evaluate import score_detection
 
     s = DetectorSettings()
-    settings = replace(s, lattice=replace(s.lattice, **off))
+    settings = replace(s, lattice=replace(s.lattice, **off), **(detector_off or {}))
     return (
         score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px),
         score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px),
@@ -293,12 +296,16 @@ def test_a_lone_central_tile_does_not_set_an_oblique_board_s_lattice() -> None:
 
 def test_an_oblique_board_cut_by_an_arm_is_read_whole() -> None:
     """Seed-37 scene 28 (random board on dark wood, 32-degree view, two arms): 18 of 23 tiles
-    were lost to a lattice grown from a lone tile in the arm's gap; now at most two."""
+    were lost to a lattice grown from a lone tile in the arm's gap; now at most two. (The
+    read loop's return to its better refit, ``refit_keep_best``, finds most of them without
+    the reseed, so it is off for the "before".)"""
     from benchmarks.bench_vision import hard_scene
     from vision.detect import detect
     from vision.evaluate import legal_board, score_detection
 
-    score, before = _scores_with_lattice_off(hard_scene(37, 28).final, reseed_alone=False)
+    score, before = _scores_with_lattice_off(
+        hard_scene(37, 28).final, {"refit_keep_best": False}, reseed_alone=False
+    )
     assert score.recall >= 0.9 and score.precision >= 0.97 and score.identity >= 0.9
     assert before.recall < 0.5
     # the legal board of the same scene: its largest cluster is an L of arms of three and six
