@@ -159,16 +159,6 @@ class DetectorSettings:
             ``refit_guard_added`` on 24 tuning sets (thirteenth session, against 12 without
             the guard): missed 493 against 483, false 198 / 204, misread 715 / 723, boards
             exact 1001 / 992; transfer probe seed 73: 81 / 91, 14 / 32, 48 / 66, 183 / 179.
-        retry_tile_turn_deg: a candidate that does not read as a tile on the local lattice's
-            corners is read again on its own edges' turn, clamped to this many degrees, and
-            keeps that reading when it passes; 0: no second look. 12: the turn the corners
-            took before the fourteenth session. Off: 12 on 9 tuning sets (R59g L59g R59 L59
-            R61g L61g R61 L61 R67g, 535 in-spec scenes, against 0): missed 211 / 205, false
-            98 / 91, misread 313 / 310, boards exact 371 / 374, CPU 90 / 76 s. The tiles it
-            takes are mostly dark-mask holes that the lattice's corners rejected for good
-            reason: look-alikes on floral cloths (L59g scene 52: two more false tiles) pass on
-            a turned patch, and the tiles it recovers change the refit, which loses as many
-            elsewhere (L59g scene 39: 6 missed -> 12).
         refit_cycle_stop: no refit onto the tiles an earlier round's lattice was fitted to
             when that round read no more tiles than this one (the refit would only go back
             to it). On 32 tuning sets against none: missed 685 -> 681, false 250 / 250,
@@ -1095,7 +1085,6 @@ class DetectorSettings:
     refit_min_dropped_share: float = 0.05
     refit_max_residual: float = 0.25
     max_tile_turn_deg: float = 0.0
-    retry_tile_turn_deg: float = 0.0
     refit_cycle_stop: bool = True
     refit_keep_best: bool = True
     refit_guard_added: bool = True
@@ -3046,7 +3035,6 @@ def _tile_corners(
     fill: float,
     lone: bool,
     s: DetectorSettings,
-    max_turn_deg: float | None = None,
 ) -> NDArray[np.float64]:
     """``(N, 4, 2)`` tile-top corners (image px, clockwise from the cell's top-left).
 
@@ -3061,10 +3049,8 @@ def _tile_corners(
     perspective turn in its own edges too (before 2026-11-22 it was counted twice, up to
     12 degrees at 35 degrees tilt). With ``max_tile_turn_deg`` 0 (the default) the corners
     follow the local lattice alone. A lone tile uses its own edges and side instead.
-    ``own_angles``, ``own_sides``: ``(N,)`` radians, px. ``max_turn_deg``: the clamp instead
-    of ``max_tile_turn_deg`` (the second look of ``retry_tile_turn_deg``).
+    ``own_angles``, ``own_sides``: ``(N,)`` radians, px.
     """
-    turn_deg = s.max_tile_turn_deg if max_turn_deg is None else max_turn_deg
     n = len(centres_xy)
     if lone:
         assert own_angles is not None
@@ -3077,10 +3063,10 @@ def _tile_corners(
         p0 = _apply_h(image_from_grid, g)
         jc = _apply_h(image_from_grid, g + np.array([1.0, 0.0])) - p0
         jr = _apply_h(image_from_grid, g + np.array([0.0, 1.0])) - p0
-        if own_angles is not None and turn_deg > 0:
+        if own_angles is not None and s.max_tile_turn_deg > 0:
             dev = own_angles - _lattice_edge_angle(jc, jr)
             dev = ((dev + math.pi / 4) % (math.pi / 2)) - math.pi / 4
-            lim = math.radians(turn_deg)
+            lim = math.radians(s.max_tile_turn_deg)
             # a turn by t in the table plane is J @ R(t); its sense in the image follows
             # the lattice's handedness there
             hand = np.sign(jc[:, 0] * jr[:, 1] - jc[:, 1] * jr[:, 0])
@@ -4772,8 +4758,6 @@ def _assemble(
     shape_dist = np.full(n, np.inf)
     outline_shape = np.zeros(n, np.int64)  # best prototype by the outline alone
     fitted: list[tuple[NDArray[np.bool_], int]] = []  # each round's fit tiles, tiles read
-    turned = np.zeros(n, bool)  # read on the tile's own turn (``retry_tile_turn_deg``)
-    turned_corners = np.zeros((n, 4, 2))
     back = False  # the extra round back on a better earlier round's tiles (``refit_keep_best``)
     for _round in range(s.refit_rounds + 2):
         _, image_from_grid = _fit_cells(
@@ -4813,12 +4797,7 @@ def _assemble(
             shape_dist[todo] = np.where(new.ok, d.min(axis=1), np.inf)
             outline_shape[todo] = np.argmin(d, axis=1)
         assert reads is not None
-        prev_corners = corners_all.copy()
-        # a reading taken on the tile's own turn (``retry_tile_turn_deg``) in an earlier
-        # round stays with its corners while the refit does not move the tile
-        keep_turned = turned & ~np.isin(np.arange(n), todo)
-        corners_all[keep_turned] = turned_corners[keep_turned]
-        turned &= keep_turned
+        prev_corners = corners_all
         # the size check trusts the pitch, which is only trusted after a refit on tiles
         lone_board = use.sum() <= 1
         square = np.array(
@@ -4827,49 +4806,6 @@ def _assemble(
         loose, valid = _judge_reads(
             reads, shape_dist, outline_shape, residual, env_at, square, s, trusted, light_rgb
         )
-        # a tile the local lattice's corners did not read gets a second look on its own
-        # edges' turn: hand-laid tiles turn by a few degrees, and a turned tile's margin
-        # runs into the lattice-square patch's corners
-        retry = todo[~valid[todo] & (residual[todo] <= s.lattice.max_cell_residual)]
-        if s.retry_tile_turn_deg > 0 and len(retry) and not lone_board:
-            own = _tile_corners(
-                full_centres[retry],
-                cells[retry],
-                image_from_grid,
-                angles[retry],
-                side_est[retry] / scale,
-                fill,
-                False,
-                s,
-                max_turn_deg=s.retry_tile_turn_deg,
-            )
-            shift = np.abs(own - corners_all[retry]).reshape(len(retry), -1).max(axis=1)
-            far = shift > s.reread_shift * pitch_px
-            retry, own = retry[far], own[far]
-        if s.retry_tile_turn_deg > 0 and len(retry) and not lone_board:
-            new = _read_patches(source, own, s, keep_dbg)
-            d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
-            trial = reads.take(np.arange(n))
-            trial.put(retry, new)
-            t_dist, t_shape = shape_dist.copy(), outline_shape.copy()
-            t_dist[retry] = np.where(new.ok, d.min(axis=1), np.inf)
-            t_shape[retry] = np.argmin(d, axis=1)
-            t_loose, t_valid = _judge_reads(
-                trial, t_dist, t_shape, residual, env_at, square, s, trusted, light_rgb
-            )
-            gain = (t_valid & ~valid) | (t_loose & ~loose)
-            took = np.nonzero(gain[retry])[0]
-            if len(took):
-                ix = retry[took]
-                reads.put(ix, new.take(took))
-                outline[ix] = d[took]
-                shape_dist[ix], outline_shape[ix] = t_dist[ix], t_shape[ix]
-                corners_all[ix] = turned_corners[ix] = own[took]
-                turned[ix] = True
-                loose, valid = _judge_reads(
-                    reads, shape_dist, outline_shape, residual, env_at, square, s, trusted,
-                    light_rgb,
-                )  # fmt: skip
         nxt = loose if _round == 0 else valid
         if back or not nxt.any() or np.array_equal(nxt, use):
             break
