@@ -637,6 +637,20 @@ class DetectorSettings:
             and 17 legal -1 false tile each) and recall gains kept but for 1-2 tiles a set
             (ML2026 99.47 %, R13 98.53 %, R19 98.40 %); 0.35 loses a whole board (seed 13
             scene 36, 10 tiles) and more recall. 1 turns it off.
+        side_shade_max: ... and the highlight's other end: in growth's reads of the free cells
+            beside the board, a side darker than the margin's median in every channel, off that line
+            by ``side_glare_off_line``, no more coloured than ``side_glare_max_saturation`` allows
+            (of its largest drop), passes up to this x (symbol-body colour distance), the lit side's
+            bound (branch ``miss14``). Of the misses beside found tiles whose look found no symbol
+            on seeds 59 / 71 / 73, 10 of 11 well-centred ones (purple, blue and green symbols 30-70
+            levels from a glared grey margin) failed ``max_side_deviation`` on such a side alone
+            (0.9-3 x the contrast). On the 32 tuning sets at 1.5: missed 685 -> 650, false 250
+            (unchanged), misread 887 -> 876, boards exact 1344 -> 1352 (1.0: 667 / 250 / 884 /
+            1347); probe seed 83 missed 82 -> 80, misread 136 -> 138 (a floral cloth's scene; 1.0:
+            137), false and exact unchanged. In every read (holes too) a checked cloth's check
+            passes with a darker check on one side (at 1.0: +3 false tiles on tuning, seed 31 legal
+            scene 1 +2; at 1.5 a hand's tiles too); requiring the opposite side lit kept no false
+            tile out and lost 1 tile on tuning, 2 on the probe. 0 turns it off.
         centre_disc: radius of the centre disc sampled as "symbol": every classic symbol
             covers the centre (the thinnest, star4, has an inner radius of about 0.1).
         symbol_core_score, min_core_px: the symbol's colour is the mean of its pixels scored
@@ -1198,6 +1212,7 @@ class DetectorSettings:
     side_glare_max: float = 1.5
     side_glare_off_line: float = 0.5
     side_glare_max_saturation: float = 0.5
+    side_shade_max: float = 1.5
     alternative_colours: int = 2
     alternative_shapes: int = 6
     alternative_min_confidence: float = 1e-4
@@ -2016,6 +2031,7 @@ def _read_patches(
     first_look: bool = False,
     only: NDArray[np.int64] | None = None,
     occlusion: str = "off",
+    shaded_sides: bool = False,
 ) -> _Reads:
     """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
 
@@ -2051,6 +2067,9 @@ def _read_patches(
             (``occluder_*`` settings) and its symbol segmented without it; ``"all"``: every
             patch with an occluder in range is read so (growth's second reading of the cells
             that failed).
+        shaded_sides: a side darker than the margin in the light's grey passes too
+            (``side_shade_max``; growth's reads of the free cells beside the board, whose
+            margins its checks judge against the board's black).
 
     Returns:
         :class:`_Reads` over the N tiles (the M of ``only``).
@@ -2148,6 +2167,15 @@ def _read_patches(
             if s.side_glare_max_saturation < 1.0:
                 xm = x.max(axis=1)
                 lit &= (xm - x_lo) <= s.side_glare_max_saturation * xm
+            if shaded_sides and s.side_shade_max > 0:
+                # ... and its other end: the side the highlight leaves is darker in every
+                # channel, by the light's own grey (``side_shade_max``)
+                x_hi = x.max(axis=1)
+                shade = (x_hi < 0) & (off >= s.side_glare_off_line * dk)
+                shade &= dk <= s.side_shade_max * contrast_c
+                if s.side_glare_max_saturation < 1.0:
+                    shade &= (x_hi - x_lo) <= s.side_glare_max_saturation * -x_lo
+                lit |= shade
             dk = np.where(lit, 0.0, dk)
         side_dev = np.maximum(side_dev, dk)
     side_dev = side_dev / np.maximum(contrast_c, 1e-6)
@@ -3894,7 +3922,13 @@ def _grow_on_lattice(
         if not len(look_at):
             break
         looked = _read_patches(
-            source, corners[look_at], s, False, first_look=True, occlusion="fallback"
+            source,
+            corners[look_at],
+            s,
+            False,
+            first_look=True,
+            occlusion="fallback",
+            shaded_sides=True,
         )
         assert looked.contrast is not None
         found, centroid, contrast = np.zeros(n, bool), np.zeros((n, 2)), np.zeros(n, bool)
@@ -3926,7 +3960,9 @@ def _grow_on_lattice(
             if not 0.0 < k_look < 1.0 or not len(again):
                 continue
             look = centres[again, None, :] + k_look * (corners[again] - centres[again, None, :])
-            second = _read_patches(source, look, s, False, first_look=True, occlusion="fallback")
+            second = _read_patches(
+                source, look, s, False, first_look=True, occlusion="fallback", shaded_sides=True
+            )
             assert second.occluder is not None
             shown.update((int(r), int(c)) for r, c in cells[again[second.occluder]])
             found[again] = second.ok
@@ -3961,7 +3997,13 @@ def _grow_on_lattice(
             corners[ext] - centres[ext, None, :]
         )
         reads = _read_patches(
-            source, read_at, s, keep, only=np.searchsorted(ext, sub), occlusion="probe"
+            source,
+            read_at,
+            s,
+            keep,
+            only=np.searchsorted(ext, sub),
+            occlusion="probe",
+            shaded_sides=True,
         )
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
@@ -4003,6 +4045,7 @@ def _grow_on_lattice(
                 s,
                 keep,
                 occlusion="all",
+                shaded_sides=True,
             )
             _to_whole_tile(again_reads, k_look[retry])
             ok2, black2, pr2, _ = _judge_grown(
