@@ -796,7 +796,8 @@ class DetectorSettings:
             9 misread visible tiles and 1 read right. On the 32 tuning sets (baseline f14):
             missed 685 -> 698, false 250 -> 194, misread 887 -> 845, boards exact 1344 ->
             1352 (without the margin bound 720 / 188 / 826 / 1350: of the 22 glared tiles it
-            drops more, 19 were misread; at 0.6 without it 703 / 200 / 845 / 1348); probe
+            drops more, 19 were misread; at 0.6 without it 703 / 200 / 845 / 1348; at 0.7
+            with it 708 / 192 / 838 / 1352); probe
             seed 83 missed 82 -> 84, false 12, misread 136 -> 134, exact 163 (without the
             bound 89 / 10 / 129 / 164). 0 turns it off.
         reading_light_weight, reading_black_ratio: when the board is read several ways
