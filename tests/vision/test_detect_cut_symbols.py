@@ -104,8 +104,11 @@ def test_two_thirds_covered_diamond_is_unseen() -> None:
             < 0.4 * scene.pitch_px
         ]
 
-    # (the part-symbol check, ``part_max_kind_share``, drops this guess too: off as well)
-    off_s = replace(DetectorSettings(), cut_chord_max=0.0, part_max_kind_share=0.0)
+    # (the part-symbol checks, ``part_max_kind_share`` and ``part_max_solid_share``, drop
+    # this guess too: off as well)
+    off_s = replace(
+        DetectorSettings(), cut_chord_max=0.0, part_max_kind_share=0.0, part_max_solid_share=0.0
+    )
     off = detect(scene.image_bgr, settings=off_s)
     assert near(off) and near(off) != [target.tile]  # guessed, wrongly, without the check
     obs = detect(scene.image_bgr)

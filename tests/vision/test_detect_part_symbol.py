@@ -16,7 +16,8 @@ from vision.detect import DetectorSettings
 from vision.evaluate import DetectionScore, legal_board
 
 DEFAULT = DetectorSettings()
-OFF = dataclasses.replace(DEFAULT, part_max_kind_share=0.0)
+# the solid-symbol share (``part_max_solid_share``) drops this part too: both off
+OFF = dataclasses.replace(DEFAULT, part_max_kind_share=0.0, part_max_solid_share=0.0)
 
 
 def _score(settings: DetectorSettings) -> DetectionScore:
