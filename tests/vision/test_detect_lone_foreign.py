@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from hard_scenes import false_tiles as _false
-from hard_scenes import score_hard_scene, with_turned_corners
+from hard_scenes import score_hard_scene
 
 from vision.detect import DetectorSettings
 from vision.evaluate import random_board
@@ -23,23 +23,18 @@ OFF = dataclasses.replace(DEFAULT, lone_foreign_chroma=0.0)
 
 
 def test_flowers_apart_from_the_board_under_a_warm_light_make_no_tiles() -> None:
-    """Seed 59 random scene 52, linear render (tiny tiles on a purple floral cloth under a
-    warm light; found 2026-11-22): dark flowers with yellow centres and green leaves read as
-    tiles among the flowers, many with no side neighbour (27 false when measured); those
-    lone ones go (27 -> 19), and the board's tiles stay and read the same. Measured on the
-    turned corners (``with_turned_corners``). The default corners read fewer flowers as
-    tiles without the check (15 against 27 when measured) and it drops fewer of them (15 ->
-    14); the default finds as many tiles, with fewer false ones than the turned corners
-    without the check."""
-    on = score_hard_scene(59, 52, random_board, with_turned_corners(DEFAULT), "linear")
-    off = score_hard_scene(59, 52, random_board, with_turned_corners(OFF), "linear")
-    assert _false(off) >= 20
-    assert _false(on) <= _false(off) - 5
+    """Seed 59 random scene 52, gamma render (tiny tiles on a purple floral cloth under a
+    warm light): dark flowers with yellow centres and green leaves read as tiles among the
+    flowers, many with no side neighbour (8 false when measured, 2026-11-22); those lone
+    ones go (8 -> 4), and the board's tiles stay and read the same. (Found on the linear
+    render, 27 -> 19 with the thirteenth session's corners; the corners of the local
+    lattice and the read loop's return to its best refit read fewer flowers there.)"""
+    on = score_hard_scene(59, 52, random_board, DEFAULT, "gamma")
+    off = score_hard_scene(59, 52, random_board, OFF, "gamma")
+    assert _false(off) >= 6
+    assert _false(on) <= _false(off) - 3
     assert on.matched_visible == off.matched_visible
     assert on.identity_ok == off.identity_ok
-    default = score_hard_scene(59, 52, random_board, DEFAULT, "linear")
-    assert _false(default) < _false(off)
-    assert default.matched_visible >= on.matched_visible
 
 
 def test_a_lone_flower_beside_a_board_makes_no_tile() -> None:

@@ -22,20 +22,21 @@ def _missed_and_false(scene: Rendered, settings: DetectorSettings) -> tuple[int,
 
 
 def test_glared_sides_of_a_margin_pass_the_side_test() -> None:
-    """Random scene 13 of ``--seed 67`` (gamma render: a printed grid under glare, dim cool
-    light, big blurred tiles, a hand; found 2026-11-22): two tiles whose margins glare
-    brightens on one or two sides fail growth's first look without ``side_glare_max``; with
-    it they are read, and nothing false joins. (The scene this was found on, seed 2026 legal
-    scene 39, reads whole either way since the fourteenth session's corners of the local
-    lattice: ``test_a_blurred_board_on_a_checked_cloth_under_a_hand_is_read``.)"""
+    """Random scene 25 of ``--seed 71`` (gamma render: a printed grid under glare, dim
+    light, blurred tiles; found 2026-11-22): four tiles whose margins glare brightens on one
+    or two sides fail growth's first look without ``side_glare_max`` (6 missed when
+    measured); with it they are read (2 missed), and nothing false joins. (The scene this
+    was found on, seed 2026 legal scene 39, reads whole either way since the fourteenth
+    session's corners of the local lattice:
+    ``test_a_blurred_board_on_a_checked_cloth_under_a_hand_is_read``.)"""
     from vision.evaluate import random_board
 
-    scene = hard_scene(67, 13, random_board).final
+    scene = hard_scene(71, 25, random_board).final
     s = DetectorSettings()
     missed, false = _missed_and_false(scene, s)
-    assert missed <= 1 and false == 0, (missed, false)
+    assert missed <= 2 and false == 0, (missed, false)
     missed_off, false_off = _missed_and_false(scene, replace(s, side_glare_max=0.0))
-    assert missed_off >= missed + 2, (missed_off, missed)
+    assert missed_off >= missed + 3, (missed_off, missed)
     assert false <= false_off, (false, false_off)
 
 

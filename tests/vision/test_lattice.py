@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hard_scenes import with_turned_corners
 
 from vision.evaluate import DetectionScore
 from vision.lattice import LatticeSettings, fit_lattice
@@ -181,14 +180,16 @@ def test_glared_holes_of_a_lost_board_do_not_set_the_pitch() -> None:
     ("seed", "k", "what"),
     [
         (2026, 60, "white table, glare, oblique, tiny tiles: 11 holes set 2.2x the pitch"),
-        (13, 10, "green felt, glare, blur: 6 holes on every other tile set 2x the pitch"),
         (7, 43, "cloth, oblique, glare: 9 holes set 3.5x the pitch, every hole's mode is right"),
     ],
 )
 def test_a_poor_reading_is_tried_again_with_the_other_pitches(seed: int, k: int, what: str) -> None:
     """Random boards of the hard benchmark (gamma-space camera processing) that read no or
     few tiles: glare lifts most bodies out of the dark mask, and the few dark-mask holes left
-    set a wrong pitch (``poor_reading_share`` in :class:`DetectorSettings`)."""
+    set a wrong pitch (``poor_reading_share`` in :class:`DetectorSettings`). (Seed 13 scene
+    10, green felt under glare whose 6 holes on every other tile set 2x the pitch, was one
+    until the fourteenth session: its first reading now keeps 42 of 47 tiles without the
+    retry, with either corners, since the read loop goes back to its best refit.)"""
     from dataclasses import replace
 
     from benchmarks.bench_vision import hard_scene
@@ -196,13 +197,9 @@ def test_a_poor_reading_is_tried_again_with_the_other_pitches(seed: int, k: int,
     from vision.evaluate import score_detection
 
     scene = hard_scene(seed, k).final
-    # the retry alone: the dark mask at its fixed ratio (an adapted one finds scene 10's
-    # other bodies itself). Scene 10 is measured on the thirteenth session's turned corners:
-    # with the corners of the local lattice (2026-11-22) its first reading keeps 42 of the 47
-    # tiles and needs no retry
+    # the retry alone: the dark mask at its fixed ratio (an adapted one can find a glared
+    # board's other bodies itself)
     fixed = DetectorSettings(dark_adapt_factor=0.0)
-    if (seed, k) == (13, 10):
-        fixed = with_turned_corners(fixed)
     obs = detect(scene.image_bgr, settings=fixed)
     assert obs.lattice is not None, what
     assert obs.lattice.pitch_px == pytest.approx(scene.pitch_px, rel=0.1), what
