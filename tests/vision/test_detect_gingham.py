@@ -148,7 +148,8 @@ def test_a_glared_board_of_one_shape_in_many_paints_is_read() -> None:
     (``glare_board_one_shape_colours``); the cloth's flowers still make no tile. (Since the
     fourteenth session's corners of the local lattice more of the glared tiles read their
     own shapes and the board passes without that rule too - 25 of 26 tiles when measured -,
-    as does every glare scene of 20 cached tuning sets: the rule must cost nothing here.)"""
+    as did every glare scene of 20 cached tuning sets with those corners: the rule must
+    cost nothing here.)"""
     from benchmarks.bench_vision import hard_scene
     from vision.detect import DetectorSettings
     from vision.evaluate import legal_board
