@@ -2798,6 +2798,14 @@ def _hue_groups(paint_rgb: NDArray[np.float64], gap_deg: float) -> int:
     return int((sizes >= 2).sum())
 
 
+def _shape_reach(blur: NDArray[np.float64], s: DetectorSettings) -> NDArray[np.float64]:
+    """``(N,)`` largest outline distance a read of edge blur ``blur`` (``(N,)``, tile sides)
+    may show and still be a printed symbol: ``max_shape_distance``, widened by
+    ``shape_distance_per_blur`` per unit of blur (blur rounds every outline)."""
+    out: NDArray[np.float64] = s.max_shape_distance + s.shape_distance_per_blur * blur
+    return out
+
+
 def _judge_reads(
     reads: _Reads,
     shape_dist: NDArray[np.float64],
@@ -2812,7 +2820,7 @@ def _judge_reads(
     """``(loose, valid)``, ``(N,)`` each: the candidates whose readings show a symbol within
     the shape distance, sit on their cell (``residual``, pitches) and pass
     :func:`_tile_like`, without (loose) and with its symbol-size check."""
-    valid = reads.ok & (shape_dist <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur)
+    valid = reads.ok & (shape_dist <= _shape_reach(reads.blur, s))
     valid &= residual <= s.lattice.max_cell_residual
     tile_like = partial(
         _tile_like, reads, outline_shape, env_at, square, s, trusted=trusted,
@@ -3520,7 +3528,7 @@ def _judge_grown(
         d[cand] = classify_profiles(
             reads.profile[cand], reads.solidity[cand], s.shape, reads.blur[cand]
         )[0]
-    reach = s.max_shape_distance + s.shape_distance_per_blur * reads.blur
+    reach = _shape_reach(reads.blur, s)
     cand = np.nonzero(d.min(axis=1) <= reach)[0]
     if not len(cand):
         return np.zeros(n, bool), np.zeros(n, bool), pr, np.zeros(n, bool)
@@ -3537,7 +3545,7 @@ def _judge_grown(
     env_at = _envelope_at(env, centres * scale).astype(np.float64)
     ok = (
         reads.ok
-        & (d.min(axis=1) <= s.max_shape_distance + s.shape_distance_per_blur * reads.blur)
+        & (d.min(axis=1) <= reach)
         # after re-centring, the symbol sits at the patch's centre (half the bound:
         # a read that still drifts is a pattern, not a printed symbol)
         & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)

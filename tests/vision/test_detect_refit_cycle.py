@@ -14,22 +14,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmarks.bench_vision import hard_scene
-from vision.detect import DetectorSettings, detect
-from vision.evaluate import legal_board, score_detection
+from hard_scenes import score_hard_scene
+
+from vision.detect import DetectorSettings
+from vision.evaluate import legal_board
 
 
 def test_a_refit_that_would_go_back_to_an_earlier_lattice_is_not_made() -> None:
     """Legal scene 44 of ``--seed 73``: 10 tiles on a printed grid, dim, a hand, blur. With
     the stop every tile is found and read; without it two tiles are lost and one misread."""
-    scene = hard_scene(73, 44, legal_board).final
-    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    score = score_hard_scene(73, 44, legal_board, DetectorSettings())
     assert score.recall >= 0.99, score.summary()
     assert score.precision >= 0.99, score.summary()
     assert score.identity_ok == score.matched, score.summary()
     # (``refit_keep_best`` would take the second round's reading back as well)
     off = replace(DetectorSettings(), refit_cycle_stop=False, refit_keep_best=False)
-    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    before = score_hard_scene(73, 44, legal_board, off)
     assert before.recall <= 0.9, before.summary()
 
 
@@ -37,10 +37,9 @@ def test_the_last_refit_does_not_throw_away_a_better_earlier_reading() -> None:
     """Legal scene 44 of ``--seed 71`` (linear ISP): tiny tiles on light wood, a hand, blur,
     noise. The second refit's lattice read fewer tiles than the first's; going back to the
     first (``refit_keep_best``) finds nearly every tile, without it a dozen are lost."""
-    scene = hard_scene(71, 44, legal_board, isp_space="linear").final
-    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    score = score_hard_scene(71, 44, legal_board, DetectorSettings(), "linear")
     assert score.recall >= 0.9, score.summary()
     assert score.precision >= 0.95, score.summary()
     off = replace(DetectorSettings(), refit_keep_best=False)
-    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    before = score_hard_scene(71, 44, legal_board, off, "linear")
     assert before.recall <= 0.8, before.summary()
