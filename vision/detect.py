@@ -2244,16 +2244,9 @@ def _read_patches(
             seen = ~fm[occ]
             within = (dev[occ] <= tol[occ, None]) & seen
             uni = within.sum(axis=1) / np.maximum(seen.sum(axis=1), 1)
-            sdev = np.zeros(len(occ))
-            for k in range(4):
-                idx = geo.side_idx[k]
-                vis = seen[:, idx]
-                for j in range(len(occ)):
-                    if vis[j].mean() < s.occluder_side_visible:
-                        continue  # a side under the occluder is not judged
-                    px = margin_c[occ[j]][:, idx[vis[j]]].astype(np.float32)
-                    sk = np.median(px, axis=1)
-                    sdev[j] = max(sdev[j], float(np.sqrt(((sk - body_cc[occ[j]]) ** 2).sum())))
+            sdev = _seen_side_deviation(
+                margin_c[occ], body_cc[occ], seen, geo.side_idx, s.occluder_side_visible
+            )
             sdev = sdev / np.maximum(np.sqrt(dd_c[occ]), 1e-6)
             good = (uni >= s.min_body_uniform) & (sdev <= s.max_side_deviation)
             ok[con[occ[good]]] = True
@@ -2372,6 +2365,60 @@ def _read_patches(
         cut=cut,
         hidden=None if occ_mask is None or occlusion != "all" else occ_mask & occluded[:, None],
     )
+
+
+def _seen_side_deviation(
+    margin: NDArray[np.uint8],
+    body_c: NDArray[np.float32],
+    seen: NDArray[np.bool_],
+    side_idx: tuple[NDArray[np.int64], ...],
+    min_visible: float,
+) -> NDArray[np.float64]:
+    """Each patch's largest distance (8-bit colour) of a side's median colour from the body
+    colour, over the sides of which at least ``min_visible`` of the margin is ``seen`` (a
+    side under an occluder is not judged; 0 when no side is), each side's median taken over
+    its seen pixels only.
+
+    Args:
+        margin: ``(M, 3, R)`` the margin ring's pixels (smoothed channel planes).
+        body_c: ``(M, 3)`` float32 body colours, in the margin's channel order.
+        seen: ``(M, R)`` the margin pixels not under the occluder.
+        side_idx: each side's positions in the ring (:class:`_PatchGeometry`).
+        min_visible: the share of a side that must be seen for it to be judged.
+
+    Returns:
+        ``(M,)`` float64, the same values as ``np.median`` per patch and side (of integers:
+        their halves are exact in float32): one sort of the whole margin keyed by side, then
+        seen before hidden, then value puts each side's seen pixels in order at the side's
+        start, its middle at the side's count of them.
+    """
+    m = len(margin)
+    out = np.zeros(m)
+    if m == 0:
+        return out
+    order = np.concatenate(side_idx)
+    n_side = np.array([len(i) for i in side_idx], np.int64)
+    first = np.concatenate([[0], np.cumsum(n_side)[:-1]])
+    vis = seen[:, order]  # (M, R), sides one after another
+    # (side, hidden, value) as one key: side x 512 + 256 if hidden + value
+    side_key = (np.repeat(np.arange(len(side_idx)), n_side) * 512).astype(np.uint16)
+    key = np.add(margin[:, :, order], side_key, dtype=np.uint16)
+    key += np.where(vis, np.uint16(0), np.uint16(256))[:, None, :]
+    key.sort(axis=-1, kind="stable")  # (radix sort: linear in 16-bit keys)
+    count = np.add.reduceat(vis, first, axis=1, dtype=np.int64)  # (M, sides) seen per side
+    judged = count / n_side >= min_visible
+    judged &= count > 0
+    lo_i = first + np.maximum(count - 1, 0) // 2  # (M, sides)
+    hi_i = first + np.minimum(count // 2, n_side - 1)
+    lo = (np.take_along_axis(key, lo_i[:, None, :], axis=2) & 255).astype(np.float32)
+    hi = (np.take_along_axis(key, hi_i[:, None, :], axis=2) & 255).astype(np.float32)
+    med = (lo + hi) / np.float32(2.0)  # (M, 3, sides)
+    x = med - body_c[:, :, None]
+    # (halves of integers: their squares and sums are exact in float32, in any order)
+    dist = np.sqrt((x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1]) + x[:, 2] * x[:, 2])
+    dist = np.where(judged, dist.astype(np.float64), 0.0)
+    res: NDArray[np.float64] = dist.max(axis=1)
+    return res
 
 
 def _laplacian(g: NDArray[np.uint8]) -> NDArray[np.float32]:

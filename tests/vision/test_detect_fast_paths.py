@@ -21,6 +21,8 @@ from vision.detect import (
     _edge_blur,
     _median_u8,
     _neutral_mask,
+    _patch_geometry,
+    _seen_side_deviation,
     _work_image,
     detect,
 )
@@ -523,3 +525,40 @@ def test_chebyshev_planes_equal_the_reduction_over_the_last_axis(dtype: type) ->
     np.testing.assert_array_equal(_chebyshev(a), np.abs(a[:, None] - a[None]).max(axis=2))
     np.testing.assert_array_equal(_chebyshev(a, b), np.abs(a[:, None] - b[None]).max(axis=2))
     assert _chebyshev(a[:0]).shape == (0, 0)
+
+
+def _seen_side_deviation_by_loop(
+    margin: np.ndarray, body_c: np.ndarray, seen: np.ndarray, side_idx: tuple, min_visible: float
+) -> np.ndarray:
+    """The patch-by-patch, side-by-side loop ``_seen_side_deviation`` replaced."""
+    sdev = np.zeros(len(margin))
+    for idx in side_idx:
+        vis = seen[:, idx]
+        for j in range(len(margin)):
+            if vis[j].mean() < min_visible:
+                continue
+            px = margin[j][:, idx[vis[j]]].astype(np.float32)
+            sk = np.median(px, axis=1)
+            sdev[j] = max(sdev[j], float(np.sqrt(((sk - body_c[j]) ** 2).sum())))
+    return sdev
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the loop's median of no pixels (NaN)
+@pytest.mark.parametrize("min_visible", [0.0, 0.25, 0.6])
+def test_seen_side_deviation_equals_the_side_by_side_medians(min_visible: float) -> None:
+    s = DetectorSettings()
+    geo = _patch_geometry(s.patch_px, s)
+    rng = np.random.default_rng(11)
+    m, r = 40, len(geo.body_idx)
+    margin = rng.integers(0, 256, (m, 3, r)).astype(np.uint8)
+    margin[:5] = rng.integers(20, 24, (5, 3, r))  # near-constant rows: ties in the sort
+    body = rng.uniform(0, 255, (m, 3)).astype(np.float32)
+    # occluders of every extent: none, a little, whole sides, all but a few pixels, all
+    cover = rng.random((m, 1)) * np.linspace(0.0, 1.2, m)[:, None]
+    seen = rng.random((m, r)) >= cover
+    seen[-1] = False
+    seen[-2, geo.side_idx[0]] = False
+    got = _seen_side_deviation(margin, body, seen, geo.side_idx, min_visible)
+    want = _seen_side_deviation_by_loop(margin, body, seen, geo.side_idx, min_visible)
+    assert got.dtype == np.float64 and (want > 0).sum() > m // 2
+    np.testing.assert_array_equal(got, want)
