@@ -991,6 +991,17 @@ class DetectorSettings:
             it, while a navy cloth around a green leaf keeps its blue. Read tiles reach 0.32
             (99th percentile 0.18-0.24; a blue cast of one corner's light), the leaves of a
             navy floral cloth taken as tiles 0.45-0.56 (M2026 / ML2026 scene 59).
+        clip_high_level, clip_high_max_gain, clip_high_steps: in growth's foreign-chroma
+            test (``grow_max_foreign_chroma``), a symbol's channel whose median (8-bit level)
+            is at ``clip_high_level`` or above is clipped at the sensor's white (over half
+            its pixels are): it is taken as anything from its read value to
+            ``clip_high_max_gain`` x that, in ``clip_high_steps`` even steps, and the least
+            residual counts. A warm light saturates an orange or red symbol's red; the rest
+            reads nearly grey with the board's warm black made grey, and the margin's orange
+            bleed was refused as a third colour (branch ``miss15``: seed 59 legal scene 44,
+            light wood under a warm light, orange symbols at 250-252 red, margins 0.61-0.73;
+            a gain of 1.25 recovers one of the five, 1.5 four; 2.0 leaves a margin. On the 40
+            tuning sets missed 812 -> 803, false and misread unchanged). 1.0: off.
         grow_max_bleed, grow_bleed_max_residual, grow_bleed_black_ratio: a large symbol (a
             square, a diamond, a star8) on a small or blurred tile lights the thin margin band
             around it, and the band's median - the margin's colour - is black paint plus a
@@ -1228,6 +1239,9 @@ class DetectorSettings:
     cut_min_side_px: float = 40.0
     size_shape_margin: float = 0.04
     grow_max_foreign_chroma: float = 0.4
+    clip_high_level: float = 250.0
+    clip_high_max_gain: float = 2.0
+    clip_high_steps: int = 5
     grow_max_bleed: float = 0.3
     grow_bleed_max_residual: float = 0.1
     grow_bleed_black_ratio: float = 1.0
@@ -3020,7 +3034,10 @@ def _balanced_to_black(
 
 
 def _foreign_chroma(
-    body_rgb: NDArray[np.float64], symbol_rgb: NDArray[np.float64], ref_body: NDArray[np.float64]
+    body_rgb: NDArray[np.float64],
+    symbol_rgb: NDArray[np.float64],
+    ref_body: NDArray[np.float64],
+    s: DetectorSettings | None = None,
 ) -> NDArray[np.float64]:
     """Chroma of each margin that neither black paint nor its own symbol explains.
 
@@ -3031,7 +3048,24 @@ def _foreign_chroma(
     along the symbol's chroma vector is what is left: a navy cloth around a green leaf keeps
     its blue. ``body_rgb``, ``symbol_rgb``: ``(N, 3)`` sRGB 0..255. Returns ``(N,)`` as a
     share of the margin's balanced brightness (as ``body_sat``).
+
+    With ``s`` (``DetectorSettings.clip_high_*``), a symbol channel the camera clipped is
+    read as the bound it is: at ``clip_high_level`` or above, it was at least that bright
+    (up to ``clip_high_max_gain`` x). A warm light saturates an orange or red symbol's red;
+    what the camera keeps of it reads nearly grey once the board's warm black is made grey,
+    so its own hue no longer explains the bleed in its margin (which stays below the clip).
+    The least residual over that range (``clip_high_steps`` gains) is returned.
     """
+    if s is not None and s.clip_high_max_gain > 1.0:
+        high = symbol_rgb >= s.clip_high_level
+        todo = np.nonzero(high.any(axis=1))[0]
+        out = _foreign_chroma(body_rgb, symbol_rgb, ref_body)
+        if len(todo):
+            bt, yt, ht = body_rgb[todo], symbol_rgb[todo], high[todo]
+            for g in np.linspace(1.0, s.clip_high_max_gain, s.clip_high_steps)[1:]:
+                y = np.where(ht, yt * g, yt)
+                out[todo] = np.minimum(out[todo], _foreign_chroma(bt, y, ref_body))
+        return out
     b, y = _balanced_to_black(ref_body, body_rgb, symbol_rgb)
     cb = b - b.mean(axis=1, keepdims=True)
     cy = y - y.mean(axis=1, keepdims=True)
@@ -3701,7 +3735,8 @@ def _judge_grown(
     ok &= black | (glared_ok & near_glare)
     if ref_body is not None:
         foreign_ok = (
-            _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_body) <= s.grow_max_foreign_chroma
+            _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref_body, s)
+            <= s.grow_max_foreign_chroma
         )
         ok &= foreign_ok
         alone &= foreign_ok
