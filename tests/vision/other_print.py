@@ -12,6 +12,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.model import Shape
+from vision.detect import DetectorSettings
+
+P = DetectorSettings().patch_px  # the canonical tile-top patch's side, px
+K = round(DetectorSettings().patch_inset * P)  # the border the symbol's segmentation ignores
+INNER = np.zeros((P, P), bool)  # ``(P, P)`` the patch inside that border
+INNER[K : P - K, K : P - K] = True
 
 
 def circle(cx: float, cy: float, r: float, n: int = 64) -> NDArray[np.float64]:

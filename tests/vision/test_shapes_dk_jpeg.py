@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from other_print import cover, linear_from_srgb255, srgb_from_linear
+from other_print import INNER, P, cover, linear_from_srgb255, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -36,10 +36,6 @@ from vision.shapes import (
     radial_profiles,
 )
 
-P = 48  # DetectorSettings.patch_px
-K = round(0.08 * P)  # DetectorSettings.patch_inset
-INNER = np.zeros((P, P), bool)
-INNER[K : P - K, K : P - K] = True
 BODY, SYMBOL = (30, 28, 32), (150, 45, 50)  # sRGB: a dim red symbol on a black body
 TILE_PX = 27  # near the benchmark's smallest in-spec pitch (25 px)
 PAIR = (Shape.DIAMOND, Shape.CLOVER)

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from other_print import cover, linear_from_srgb255, srgb_from_linear
+from other_print import INNER, P, cover, linear_from_srgb255, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -33,12 +33,7 @@ from vision.shapes import (
     template_scores,
 )
 
-P = 48  # DetectorSettings.patch_px
-INSET = 0.08  # DetectorSettings.patch_inset
 SMOOTH = 0.012  # DetectorSettings.patch_smooth
-K = round(INSET * P)
-INNER = np.zeros((P, P), bool)
-INNER[K : P - K, K : P - K] = True
 
 
 def _patch(

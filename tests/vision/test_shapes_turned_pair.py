@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from other_print import cover, linear_from_srgb255, srgb_from_linear
+from other_print import INNER, P, cover, linear_from_srgb255, srgb_from_linear
 
 from scorer.model import Shape
 from vision.shapes import (
@@ -29,10 +29,6 @@ from vision.shapes import (
     template_scores,
 )
 
-P = 48  # DetectorSettings.patch_px
-K = round(0.08 * P)  # DetectorSettings.patch_inset
-INNER = np.zeros((P, P), bool)
-INNER[K : P - K, K : P - K] = True
 BODY, SYMBOL = (40, 38, 42), (120, 60, 170)  # sRGB: a purple symbol on a black body
 
 
