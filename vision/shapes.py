@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -541,7 +541,7 @@ def prototype_mask(shape: Shape, size: int, blur: float = 0.0) -> NDArray[np.uin
     """
     img = _polygon_fill(shape, size)
     if blur > 0:
-        img = cv2.GaussianBlur(img, (0, 0), blur * size)
+        img = cast(NDArray[np.float32], cv2.GaussianBlur(img, (0, 0), blur * size))
     return np.where(img >= 127.5, 255, 0).astype(np.uint8)
 
 
@@ -690,7 +690,7 @@ def radial_profiles(
 
 def radial_profile(mask: NDArray[np.uint8], bins: int) -> tuple[NDArray[np.float64], float] | None:
     """:func:`radial_profiles` of one ``(p, p)`` mask (its largest blob); None if empty."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8), 8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8), connectivity=8)
     if n <= 1:
         return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
@@ -756,7 +756,7 @@ def _apparent_blur(blurs: tuple[float, ...], size: int = 48) -> NDArray[np.float
         img = cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
         img /= 255.0
         for j, b in enumerate(blurs):
-            g = cv2.GaussianBlur(img, (0, 0), b * size) if b > 0 else img
+            g = cast(NDArray[np.float32], cv2.GaussianBlur(img, (0, 0), b * size)) if b > 0 else img
             out[i, j] = float(edge_blur(g[None])[0])
     out.setflags(write=False)
     return out
@@ -1233,7 +1233,7 @@ def linear_light_scores(
 def _quartic_fit(knots: int) -> NDArray[np.float64]:
     """``(5, knots)`` least-squares map from curve samples on 0..1 to quartic coefficients."""
     grid = np.linspace(0.0, 1.0, knots)
-    fit: NDArray[np.float64] = np.linalg.pinv(np.vander(grid, 5))
+    fit = cast(NDArray[np.float64], np.linalg.pinv(np.vander(grid, 5)))
     return fit
 
 
@@ -1297,7 +1297,7 @@ def _grey_prototypes(p: int, blurs: tuple[float, ...]) -> NDArray[np.float32]:
         for sh in SHAPE_ORDER:
             img = _polygon_fill(sh, p) / 255
             imgs.append(cv2.GaussianBlur(img, (0, 0), b * p))
-    return np.stack(imgs).reshape(len(blurs), len(SHAPE_ORDER), p, p)
+    return cast(NDArray[np.float32], np.stack(imgs).reshape(len(blurs), len(SHAPE_ORDER), p, p))
 
 
 def integrated_distances(
@@ -1500,7 +1500,7 @@ def outline_distances(
     )
     sq = (pflat * pflat).sum(axis=1).reshape(n_p, n_b)
     own = (profiles * profiles).sum(axis=1)
-    best = _turn_peak(cross, settings)  # (N, 6, B)
+    best = _turn_peak(cast(NDArray[np.float64], cross), settings)  # (N, 6, B)
     dp = np.maximum(sq[None] + own[:, None, None] - 2.0 * best, 0.0) / settings.bins  # (N, 6, B)
     ds = (settings.solidity_weight * (sols[None] - solidity[:, None, None])) ** 2
     pk_proto = _prototype_peakedness(settings.bins, settings.proto_blur, settings.max_shift_bins)
@@ -1727,7 +1727,7 @@ def _grey_prototype(shape: Shape, p: int, scale: float, turn_deg: float, blur: f
     turned by ``turn_deg``, blurred by a Gaussian of ``blur`` x ``p`` (antialiased fill)."""
     img = _polygon_fill(shape, p, scale, turn_deg) / 255.0
     if blur > 0:
-        img = cv2.GaussianBlur(img, (0, 0), blur * p)
+        img = cast(NDArray[np.floating], cv2.GaussianBlur(img, (0, 0), blur * p))
     return img
 
 
