@@ -253,7 +253,7 @@ def classify_colours(
     settings: ColourSettings = ColourSettings(),
     *,
     body_white_balance: bool = True,
-    symbol_clipped: NDArray[np.bool_] | None = None,
+    symbol_clipped: NDArray[np.floating] | None = None,
     fit_on: NDArray[np.bool_] | None = None,
 ) -> ColourReading:
     """Name N symbol colours by the palette, adapting to the scene's light.

@@ -36,10 +36,10 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -71,6 +71,13 @@ from vision.shapes import (
 )
 
 __all__ = ["DetectorSettings", "detect", "draw_overlay"]
+
+# OpenCV's results are typed ``MatLike`` (any numeric array); the casts name what they are
+_U8 = NDArray[np.uint8]
+_I32 = NDArray[np.int32]
+_F32 = NDArray[np.float32]
+_F64 = NDArray[np.float64]
+_B = NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -1372,14 +1379,14 @@ def _work_image(
     if scale < 1.0:
         h, w = image_bgr.shape[:2]
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
-        small = cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
+        small = cast(_U8, cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA))
     else:
         small = image_bgr
     # the channels (one split: a tenth of the cost of three channel extractions) and their
     # pairwise maximum in this thread's scratch buffers
     shp = small.shape[:2]
     b, g, r = cv2.split(small, mv=[scratch(f"work.{k}", shp, np.uint8) for k in range(3)])
-    return small, cv2.max(cv2.max(b, g, dst=scratch("work.max", shp, np.uint8)), r)
+    return small, cast(_U8, cv2.max(cv2.max(b, g, dst=scratch("work.max", shp, np.uint8)), r))
 
 
 def _white_patch_gains(small: NDArray[np.uint8], quantile: float) -> NDArray[np.float32]:
@@ -1389,7 +1396,7 @@ def _white_patch_gains(small: NDArray[np.uint8], quantile: float) -> NDArray[np.
     # (every 4th pixel of every 4th row: the quantile of a smooth light, 16x cheaper)
     px = np.ascontiguousarray(small[::4, ::4]).reshape(-1, 3)
     top = np.percentile(px, quantile, axis=0).astype(np.float32) + 1.0
-    return np.clip(top.mean() / top, 1 / 3, 3).astype(np.float32)
+    return cast(_F32, np.clip(top.mean() / top, 1 / 3, 3).astype(np.float32))
 
 
 def _body_gains(
@@ -1429,7 +1436,7 @@ def _body_gains(
     px = np.ascontiguousarray(small[y0:y1, x0:x1]).reshape(-1, 3)[np.flatnonzero(sel)]
     body = _median_u8(np.ascontiguousarray(px.T)).astype(np.float32) + 1.0
     g = body.mean() / body
-    return np.clip(g, 1 / 3, 3).astype(np.float32)
+    return cast(_F32, np.clip(g, 1 / 3, 3).astype(np.float32))
 
 
 def _gains_tint(gains: NDArray[np.float32]) -> float:
@@ -1612,9 +1619,9 @@ def _search_candidates(
         # two or three times a small tile's symbol) set the reference; the symbols, then a
         # size mode of their own, are read again against that mode (the caller keeps the
         # reading with more tiles)
-        small = [c for c in cands if c.diameter < s.min_relative_symbol * ref]
-        if s.small_symbols_min_holes > 0 and len(small) >= s.small_symbols_min_holes:
-            ref_small = float(np.percentile([c.diameter for c in small], 75))
+        small_holes = [c for c in cands if c.diameter < s.min_relative_symbol * ref]
+        if s.small_symbols_min_holes > 0 and len(small_holes) >= s.small_symbols_min_holes:
+            ref_small = float(np.percentile([c.diameter for c in small_holes], 75))
             lo, hi = s.min_relative_symbol * ref_small, ref_small / s.min_relative_symbol
             small_cands = [c for c in cands if lo <= c.diameter <= hi]
         cands = kept
@@ -1639,7 +1646,8 @@ def _near_known(cands: list[_Candidate], known: list[_Candidate], reach: float) 
     diam = np.array([c.diameter for c in cands], np.float64)
     kc = np.array([c.centre_xy for c in known], np.float64)
     dk = np.hypot(ctr[:, None, 0] - kc[None, :, 0], ctr[:, None, 1] - kc[None, :, 1])
-    for c, st in zip(cands, (dk < reach * diam[:, None]).any(axis=1).tolist(), strict=True):
+    near = cast(list[bool], (dk < reach * diam[:, None]).any(axis=1).tolist())
+    for c, st in zip(cands, near, strict=True):
         c.strong = st
 
 
@@ -1660,15 +1668,17 @@ def _neutral_mask(
     ]
     hi = cv2.max(cv2.max(chans[0], chans[1]), chans[2])
     lo = cv2.min(cv2.min(chans[0], chans[1]), chans[2])
-    chroma = cv2.subtract(hi, lo)
+    chroma = cast(_U8, cv2.subtract(hi, lo))
     # the limit depends on V alone: computed for its 256 levels (the same float32 products),
     # and an integer C is below a limit exactly when it is at most the limit's ceiling less 1
-    limit = cv2.multiply(
+    limit = cv2.multiply(  # type: ignore[call-overload]  # (a scalar operand: not in the stubs)
         np.arange(256, dtype=np.uint8).reshape(1, 256), 1.0, scale=s.neutral_ratio, dtype=cv2.CV_32F
     )
     np.maximum(limit, s.neutral_min, out=limit)
     top = np.ceil(limit) - 1.0
-    below = cv2.compare(chroma, cv2.LUT(hi, np.clip(top, 0, 255).astype(np.uint8)), cv2.CMP_LE)
+    below = cast(
+        _U8, cv2.compare(chroma, cv2.LUT(hi, np.clip(top, 0, 255).astype(np.uint8)), cv2.CMP_LE)
+    )
     if top.min() < 0:  # a limit of 0 or less (``neutral_min`` <= 0): nothing is below it
         below[cv2.LUT(hi, (top < 0).astype(np.uint8)) > 0] = 0
     return below, chroma
@@ -1799,7 +1809,10 @@ def _symbol_candidates(
     sizes of the symbols already found in the dark mask.
     """
     h, w = dark.shape
-    contours, hier = cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    contours, hier = cast(
+        tuple[Sequence[_I32], _I32 | None],
+        cv2.findContours(dark, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE),
+    )
     if hier is None:
         return [], []
     hier = hier.reshape(-1, 4)
@@ -1856,7 +1869,7 @@ def _symbol_candidates(
         if a <= 0:
             continue
         i = keep_i[k]
-        c = contours[i]
+        contour = contours[i]
         parent = parents[i]
         out.append(
             _Candidate(
@@ -1864,10 +1877,10 @@ def _symbol_candidates(
                 area=float(areas[k]),
                 diameter=float(diam[k]),
                 bbox=boxes[k],
-                contour=c,
+                contour=contour,
                 parent=parent,
                 parent_contour=contours[parent],
-                found_contour=c,
+                found_contour=contour,
             )
         )
     counts: dict[int, int] = {}
@@ -1943,7 +1956,7 @@ def _edge_angles(
     y1 = np.clip((ctr[:, 1] + hs + 1).astype(int), 0, h)
     sr = re[y1, x1] - re[y0, x1] - re[y1, x0] + re[y0, x0]
     si = im[y1, x1] - im[y0, x1] - im[y1, x0] + im[y0, x0]
-    return (np.arctan2(si, sr) / 4.0) % (math.pi / 2)
+    return cast(_F64, (np.arctan2(si, sr) / 4.0) % (math.pi / 2))
 
 
 @dataclass
@@ -2119,10 +2132,13 @@ class _TileSource:
         grown = (max(0, x0 - g), max(0, y0 - g), min(w, x1 + g), min(h, y1 + g))
         for nx0, ny0, nx1, ny1 in (grown, box):
             if (ny1 - ny0) * (nx1 - nx0) * 4 <= MAX_KEEP_BYTES:
-                arr = cv2.cvtColor(
-                    self.image_bgr[ny0:ny1, nx0:nx1],
-                    cv2.COLOR_BGR2BGRA,
-                    dst=scratch("patches.bgra", (ny1 - ny0, nx1 - nx0, 4), np.uint8),
+                arr = cast(
+                    _U8,
+                    cv2.cvtColor(
+                        self.image_bgr[ny0:ny1, nx0:nx1],
+                        cv2.COLOR_BGR2BGRA,
+                        dst=scratch("patches.bgra", (ny1 - ny0, nx1 - nx0, 4), np.uint8),
+                    ),
                 )
                 self._copy = ((nx0, ny0, nx1, ny1), arr)
                 return arr, nx0, ny0
@@ -2219,8 +2235,11 @@ def _read_patches(
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram).
     # Smoothed from the BGRA stack when there is one: OpenCV's 8-bit Gaussian is exact fixed
     # point channel by channel, so B, G and R come out the same, and four channels cost less
-    planes = cv2.GaussianBlur(
-        dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
+    planes = cast(
+        _U8,
+        cv2.GaussianBlur(
+            dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
+        ),
     ).reshape(n, pp, dst.shape[2])[:, :, :3]
     stack = mosaic
     if only is not None:
@@ -2595,9 +2614,10 @@ def _symbols(
     # statistics are summed here over their pixels: OpenCV's threaded labelling gathers them
     # per stripe and merges them over every provisional label, which on the tall stack costs
     # ten times the labelling itself (104 patches: 1.6 ms against 0.12 ms)
-    n_lab, lab = cv2.connectedComponentsWithAlgorithm(
+    n_lab, lab_m = cv2.connectedComponentsWithAlgorithm(
         mm, 8, cv2.CV_32S, cv2.CCL_BBDT, labels=scratch("patches.labels", mm.shape, np.int32)
     )
+    lab = cast(_I32, lab_m)
     best_lab = np.zeros(n, np.int64)
     if n_lab > 1:
         area, tile, col_sum, row_sum = _blob_sums(lab, mm, n_lab, p)
@@ -2773,7 +2793,7 @@ def _median_u8(a: NDArray[np.uint8]) -> NDArray[np.float64]:
     copies); ``a`` is ``(..., R)``, the result ``a.shape[:-1]`` float64."""
     r = a.shape[-1]
     if a.size == 0:
-        return np.median(a, axis=-1)
+        return cast(_F64, np.median(a, axis=-1))
     srt = np.sort(a, axis=-1, kind="stable")
     out: NDArray[np.float64] = (
         srt[..., (r - 1) // 2].astype(np.float64) + srt[..., r // 2].astype(np.float64)
@@ -3165,7 +3185,7 @@ def _foreign_chroma(
     u = cy / np.maximum(np.linalg.norm(cy, axis=1, keepdims=True), 1e-6)
     along = np.maximum((cb * u).sum(axis=1), 0.0)
     perp = cb - along[:, None] * u
-    out: NDArray[np.float64] = np.linalg.norm(perp, axis=1) / np.maximum(b.max(axis=1), 1.0)
+    out = cast(_F64, np.linalg.norm(perp, axis=1) / np.maximum(b.max(axis=1), 1.0))
     return out
 
 
@@ -3388,10 +3408,10 @@ def _overlapping(
         # each read's offset against the median of its neighbours' (those it overlaps left
         # out); with none, against its cell's centre
         stray = np.zeros(n)
-        for i in np.nonzero(live & clash.any(axis=1))[0]:
-            nb = near[i] & ~clash[i] & live
+        for m in np.nonzero(live & clash.any(axis=1))[0]:
+            nb = near[m] & ~clash[m] & live
             ref = np.median(off[nb], axis=0) if nb.any() else np.zeros(2)
-            stray[i] = float(np.hypot(*(off[i] - ref)))
+            stray[m] = float(np.hypot(*(off[m] - ref)))
         ii, jj = np.nonzero(np.triu(clash) & live[:, None] & live[None, :])
         worst, worst_stray = -1, -1.0
         for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
@@ -3456,7 +3476,7 @@ def _apart_groups(
         foreign = _foreign_chroma(reads.body_rgb, reads.symbol_rgb, ref)
         doubtful |= foreign > s.apart_max_foreign_chroma
     clean = np.bincount(group, weights=(~doubtful).astype(np.float64), minlength=n) == 0
-    out = (group != board) & (size[group] <= s.apart_group_max) & clean[group]
+    out = cast(_B, (group != board) & (size[group] <= s.apart_group_max) & clean[group])
     return out
 
 
@@ -4224,14 +4244,14 @@ def _grow_on_lattice(
         # the mean offset of each cell's known neighbours
         total, count = _neighbour_offsets(cells, resid)
         if bridged:  # a cell beyond a gap: the offset of the tile it continues
-            for i, (r, c) in enumerate(front):
+            for j, (r, c) in enumerate(front):
                 src = bridged.get((r, c))
-                if src is not None and count[i] == 0:
-                    total[i], count[i] = resid[src], 1.0
+                if src is not None and count[j] == 0:
+                    total[j], count[j] = resid[src], 1.0
         if extra:  # a seed beyond the board: where its hole lies
-            for i, key in enumerate(front):
-                if key in extra and count[i] == 0:
-                    total[i], count[i] = seeds[key], 1.0  # type: ignore[index]
+            for j, key in enumerate(front):
+                if key in extra and count[j] == 0:
+                    total[j], count[j] = seeds[key], 1.0  # type: ignore[index]
         centres += total / count[:, None]
         inside = _inside_image(centres, half, w_img, h_img)
         if not inside.any():
@@ -4334,8 +4354,8 @@ def _grow_on_lattice(
         n = len(sub)
         # back to fractions of the whole tile (a patch of the smaller square sees the
         # symbol larger, and off-centre and blurred by as much more)
-        k_look = look_scale[sub]
-        _to_whole_tile(reads, k_look)
+        k_looks = look_scale[sub]
+        _to_whole_tile(reads, k_looks)
         ok, black, pr, alone = _judge_grown(
             reads,
             cells,
@@ -4351,14 +4371,14 @@ def _grow_on_lattice(
             light_rgb_gains,
         )
         if bridged:  # beyond a gap: a black margin (or, below, one a hand covers part of)
-            far = np.array([(int(r), int(c)) in bridged for r, c in cells], bool)
+            far_read = np.array([(int(r), int(c)) in bridged for r, c in cells], bool)
             beyond = black
             if s.grow_bridge_glare and ref_body is not None:
                 # ... or a glared one that is the light's own grey, its paint showing
                 grey, paint_shows = _glare_grey(reads, ref_body, s)
                 beyond = black | (paint_shows & (grey <= s.glare_lone_max_saturation))
-            ok &= ~far | beyond
-            alone &= ~far
+            ok &= ~far_read | beyond
+            alone &= ~far_read
         retry = np.nonzero(~ok & (reads.occluder if reads.occluder is not None else False))[0]
         shown.update((int(r), int(c)) for r, c in cells[~ok])
         if s.occluder_max_share > 0 and len(retry):
@@ -4372,7 +4392,7 @@ def _grow_on_lattice(
                 occlusion="all",
                 shaded_sides=True,
             )
-            _to_whole_tile(again_reads, k_look[retry])
+            _to_whole_tile(again_reads, k_looks[retry])
             ok2, black2, pr2, _ = _judge_grown(
                 again_reads,
                 cells[retry],
@@ -4494,9 +4514,9 @@ def _shape_confidences_of(
     )
 
 
-def _apply_h(h: NDArray[np.float64], pts: NDArray[np.float64]) -> NDArray[np.float64]:
+def _apply_h(h: NDArray[np.floating], pts: NDArray[np.floating]) -> NDArray[np.float64]:
     p = np.c_[pts, np.ones(len(pts))] @ h.T
-    return p[:, :2] / p[:, 2:3]
+    return cast(_F64, p[:, :2] / p[:, 2:3])
 
 
 # ----------------------------------------------------------------------------- public API
@@ -4599,7 +4619,7 @@ def _read_image(
     for _attempt in range(3):
         small, v = _work_image(image_bgr, scale)
         env = _envelope(v, s)
-        v_med = cv2.medianBlur(v, 3)
+        v_med = cast(_U8, cv2.medianBlur(v, 3))
         found = _search_candidates(small, v, env, v_med, s)
         # the dark mask's ratio for this image's own bodies: lifted shadows, blur and
         # flare raise them towards the table (``DetectorSettings.dark_adapt_factor``)
@@ -4987,14 +5007,14 @@ def _assemble(
         return [], None, empty_q
     # --- tile sides and angles (work px)
     sides = np.full(len(cands), np.nan)
-    for i, c in enumerate(cands):
+    for ic, c in enumerate(cands):
         if c.parent_count != 1:
             continue
         (_, _), (rw, rh), _ = cv2.minAreaRect(c.parent_contour)
         if rw > 0 and rh > 0 and 0.8 < rw / rh < 1.25:
             side = (rw + rh) / 2
             if 1.2 * c.diameter < side < 3.0 * c.diameter:
-                sides[i] = side
+                sides[ic] = side
     diam = np.array([c.diameter for c in cands])
     fallback = diam * s.symbol_to_tile
     if np.isfinite(sides).any():
@@ -5075,10 +5095,10 @@ def _assemble(
             if strong_pitch is None:
                 strong_pitch = fit0.pitch_px
             admitted_pitch = fit0.pitch_px
-            grown = _admit_weak(centres / scale, keep, h0, s)
-            if np.array_equal(grown, keep):
+            admitted = _admit_weak(centres / scale, keep, h0, s)
+            if np.array_equal(admitted, keep):
                 break
-            keep = grown
+            keep = admitted
         order = np.nonzero(keep)[0]
         cands = [cands[i] for i in order]
         centres, angles, side_est, sides = (
@@ -5225,6 +5245,7 @@ def _assemble(
             use, back = fitted[best][0], True
             continue
         use = nxt
+    assert reads is not None  # set by the first round, which reads every candidate
     # a read with no other tile within ``isolated_cells`` cells must show its own square
     # body: tiles are played touching the board, so a lone symbol-like blob away from it is
     # more likely a look-alike (a flower's centre ringed by dark petals) unless its body
@@ -5295,8 +5316,8 @@ def _assemble(
     best_in_cell: dict[tuple[int, int], int] = {}
     for i in np.nonzero(valid)[0]:
         key = (int(cells[i][0]), int(cells[i][1]))
-        j = best_in_cell.get(key)
-        if j is None or residual[i] < residual[j]:
+        held = best_in_cell.get(key)
+        if held is None or residual[i] < residual[held]:
             best_in_cell[key] = int(i)
     idx = sorted(best_in_cell.values())
     n_kept = len(idx)  # the board's tiles; grown tiles follow them in ``idx``
@@ -5637,13 +5658,13 @@ def _assemble(
         small_kind = kept_p & (best_s == star4)
         if int(small_kind.sum()) >= s.part_min_reads:
             smallest = float(np.median(area[small_kind]))
-            for k in np.nonzero(kept_p & (area < s.part_max_smallest_share * smallest))[0]:
-                kind = kept_p & (best_s == best_s[k])
-                kind[k] = False
-                if int(kind.sum()) >= s.part_min_reads and area[k] < (
+            for kp in np.nonzero(kept_p & (area < s.part_max_smallest_share * smallest))[0]:
+                kind = kept_p & (best_s == best_s[kp])
+                kind[kp] = False
+                if int(kind.sum()) >= s.part_min_reads and area[kp] < (
                     s.part_max_kind_share * float(np.median(area[kind]))
                 ):
-                    paint[k] = False
+                    paint[kp] = False
     # a solid symbol (any kind but the thin-armed star4) well under its kind's printed size
     # is the part a hand or an arm leaves of it (``part_max_solid_share``)
     if s.part_max_solid_share > 0 and len(idx) > s.part_min_reads and black_rel is not None:
