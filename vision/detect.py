@@ -3561,22 +3561,12 @@ def _admit_weak(
         key = (int(cell[i, 0]), int(cell[i, 1]))
         if key not in taken and key not in free:
             free[key] = int(i)
-    seen: set[tuple[int, int]] = set()
+    keys = list(free)
     reach = s.weak_group_gap_cells + 1
-    for start in free:
-        if start in seen:
-            continue
-        group, stack = [start], [start]
-        seen.add(start)
-        while stack:
-            r0, c0 = stack.pop()
-            for dr in range(-s.weak_group_link, s.weak_group_link + 1):
-                for dc in range(-s.weak_group_link, s.weak_group_link + 1):
-                    nb = (r0 + dr, c0 + dc)
-                    if nb in free and nb not in seen:
-                        seen.add(nb)
-                        group.append(nb)
-                        stack.append(nb)
+    for comp in _link_groups(
+        _chebyshev(np.array(keys, np.int64).reshape(-1, 2)) <= s.weak_group_link
+    ):
+        group = [keys[j] for j in comp]
         if len(group) < s.weak_group_min_holes:
             continue
         if any(
@@ -3590,6 +3580,27 @@ def _admit_weak(
     if s.cutoff_min_holes > 0:
         keep |= _admit_cut_off(centres_xy, keep, g, image_from_grid, s)
     return keep
+
+
+def _link_groups(link: NDArray[np.bool_]) -> list[list[int]]:
+    """The connected groups of a symmetric ``(N, N)`` link matrix, as index lists: each group
+    from its lowest index, depth first, neighbours in index order (so a group's first member
+    and the order of the rest are fixed by the indices alone)."""
+    seen = np.zeros(len(link), bool)
+    groups: list[list[int]] = []
+    for start in range(len(link)):
+        if seen[start]:
+            continue
+        group, stack = [start], [start]
+        seen[start] = True
+        while stack:
+            j = stack.pop()
+            for k in np.nonzero(link[j] & ~seen)[0]:
+                seen[k] = True
+                group.append(int(k))
+                stack.append(int(k))
+        groups.append(group)
+    return groups
 
 
 def _admit_cut_off(
@@ -3624,22 +3635,11 @@ def _admit_cut_off(
     at = _apply_h(image_from_grid, mid_xy + np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]))
     e_row, e_col = at[1] - at[0], at[2] - at[0]  # image px per cell along rows, cols
     pitch = float(np.hypot(*e_row) + np.hypot(*e_col)) / 2.0
+    taken = {(int(r), int(c)) for r, c in board_cells}
     rest = np.nonzero(~keep)[0]
     pts = centres_xy[rest]
     dist = np.hypot(*(pts[:, None] - pts[None]).transpose(2, 0, 1))
-    link = dist <= s.cutoff_link_pitches * pitch
-    seen = np.zeros(len(rest), bool)
-    for start in range(len(rest)):
-        if seen[start]:
-            continue
-        comp, stack = [start], [start]
-        seen[start] = True
-        while stack:
-            j = stack.pop()
-            for k in np.nonzero(link[j] & ~seen)[0]:
-                seen[k] = True
-                comp.append(int(k))
-                stack.append(int(k))
+    for comp in _link_groups(dist <= s.cutoff_link_pitches * pitch):
         if len(comp) < s.cutoff_min_holes:
             continue
         members = rest[np.array(comp)]
@@ -3682,8 +3682,8 @@ def _admit_cut_off(
         if int(ok.sum()) < s.cutoff_min_holes or len({tuple(c) for c in lc[ok]}) < int(ok.sum()):
             continue
         base = np.round(g[members[origin]])
-        taken = {(int(r), int(c)) for r, c in board_cells}
-        fits: list[tuple[float, NDArray[np.float64]]] = []
+        dst = np.r_[centres_xy[on], xy[ok]]  # the board's holes on its cells, then the group's
+        fits: list[float] = []  # each free offset's rms residual, pitches
         span = range(-s.cutoff_offset_search, s.cutoff_offset_search + 1)
         for dr in span:
             for dc in span:
@@ -3691,17 +3691,15 @@ def _admit_cut_off(
                 if any((int(r), int(c)) in taken for r, c in cells):
                     continue
                 src_c = np.r_[board_cells, cells][:, ::-1].astype(np.float64)
-                dst = np.r_[centres_xy[on], xy[ok]]
                 h, _ = cv2.findHomography(src_c, dst, 0)
                 if h is None:
                     continue
                 back = _apply_h(h, src_c)
-                rms = float(np.sqrt(((back - dst) ** 2).sum(axis=1).mean())) / pitch
-                fits.append((rms, cells))
+                fits.append(float(np.sqrt(((back - dst) ** 2).sum(axis=1).mean())) / pitch)
         if len(fits) < 2:
             continue
-        fits.sort(key=lambda f: f[0])
-        if fits[0][0] <= s.cutoff_max_rms and fits[1][0] >= s.cutoff_rms_margin * fits[0][0]:
+        fits.sort()
+        if fits[0] <= s.cutoff_max_rms and fits[1] >= s.cutoff_rms_margin * fits[0]:
             out[members[ok]] = True
     return out
 
