@@ -1045,6 +1045,20 @@ class DetectorSettings:
             scene 31, gamma, printed grid: 14 -> 9 missed; on the 37 cached sets missed
             730 -> 722, misread 1071 -> 1068, false unchanged, on glared printed grids in
             both processing spaces). False: beyond a gap, black margins only.
+        grow_glare_black_grey: a glared margin read by growth is grey enough for the glared
+            test (``body_max_saturation``, ``glare_extra_saturation`` over the board's black)
+            also when it is the light's own grey with the board's black margins made grey
+            (at most ``glare_lone_max_saturation``, von Kries gains as
+            :func:`_balanced_to_black`): under a warm light the black margins themselves
+            read about as saturated as ``body_max_saturation`` allows, and glare adds the
+            light's colour to them (branch ``grow16``: of the 312 uncovered tiles missed
+            right beside a found one on the 48 tuning sets, 28 failed the glared test on
+            saturation alone; 13, all beside a glared tile, warm-lit glared margins of
+            0.32-0.49 as read, 0.02-0.11 balanced so; the other 15 margins lit by a
+            bright symbol's bleed, 0.18-0.90 balanced). That bound, not the board's black
+            plus ``glare_extra_saturation``: a purple noise cloth beside a board (R79g
+            scene 29) reads 0.26-0.29 balanced so and passed the looser test (2 false).
+            False: as read only.
         grow_max_foreign_chroma: a cell read by growth is a tile only when the chroma of its
             margin that neither the board's black margins nor its own symbol's colour
             explains (:func:`_foreign_chroma`, a share of the margin's brightness) is at most
@@ -1319,6 +1333,7 @@ class DetectorSettings:
     grow_bleed_black_ratio: float = 1.0
     grow_bridge_cells: int = 1
     grow_bridge_glare: bool = True
+    grow_glare_black_grey: bool = True
     side_glare_max: float = 1.5
     side_glare_off_line: float = 0.5
     side_glare_max_saturation: float = 0.5
@@ -3021,6 +3036,7 @@ def _tile_like(
     trusted: NDArray[np.bool_] | None = None,
     alt_shape_idx: NDArray[np.int64] | None = None,
     light_rgb_gains: NDArray[np.float32] | None = None,
+    light_grey: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -3043,7 +3059,8 @@ def _tile_like(
     ``light_rgb_gains``: ``(3,)`` (R, G, B) gains that make the scene's light grey (None:
     none known); a margin is then also glared black paint when it is grey under them (a
     warm lamp's glare is as warm as the lamp, more saturated than ``body_max_saturation``
-    unbalanced).
+    unbalanced). ``light_grey``: ``(N,)`` margins known to be the light's own grey by
+    another measure (the board's black made grey), as grey as glare gets.
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -3073,6 +3090,8 @@ def _tile_like(
         lit_sat = (lit.max(axis=1) - lit.min(axis=1)) / np.maximum(lit.max(axis=1), 1.0)
         body_sat = np.minimum(body_sat, lit_sat)
     neutral = (body_sat < max_sat) & glare
+    if light_grey is not None:
+        neutral |= light_grey & glare
     few_black = (
         not black_seen and int((dark & reads.ok & square).sum()) < s.min_dark_tiles_for_glare
     )
@@ -3892,6 +3911,12 @@ def _judge_grown(
         # neighbours (a line of glared tiles leading away from the board goes on through it)
         lighter = black_reads.body_v > s.body_relative_max * ref_ratio * env_at
         black &= ~lighter | (d.min(axis=1) <= s.grow_relaxed_max_shape_distance)
+    # glare is the light's own colour, which the board's black margins show: a margin
+    # that is grey with them made grey is as grey as glare gets, whatever its saturation
+    # as read (a warm light's black reads saturated; ``grow_glare_black_grey``)
+    light_grey = None
+    if ref_body is not None and s.grow_glare_black_grey:
+        light_grey = _glare_grey(reads, ref_body, s)[0] <= s.glare_lone_max_saturation
     # glare is a broad highlight, not one tile's worth: a glared margin continues a glared
     # patch of the board (a light check of a tablecloth next to black tiles does not)
     glared_ok = (
@@ -3906,6 +3931,7 @@ def _judge_grown(
             black_seen=True,
             alt_shape_idx=alt_idx,
             light_rgb_gains=light_rgb_gains,
+            light_grey=light_grey,
         )
         & ~black
     )
