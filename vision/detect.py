@@ -719,8 +719,10 @@ class DetectorSettings:
             Euclidean norm of the channels left at 0.15, 41 / 28 / 126 / 3 on those scenes
             (all 48 sets: 879 / 333 / 1320 / 2032 against 880 / 344 / 1335 / 2037); their
             luminance's size at 0.06 / 0.1, 41 / 27 / 111 / 7 and 39 / 26 / 108 / 7; the
-            signed luminance (symbol brighter) at 0.1, 40 / 26 / 114 / 8. An orange on a
-            dark body keeps 0.09-0.2. 1.0 (``mix_clip_max_share``): off.
+            signed luminance (symbol brighter) at 0.1, 40 / 26 / 114 / 8, and on all 48
+            sets 880 / 334 / 1306 / 2037 (star8 <-> circle 132 -> 123, diamond <-> clover
+            801 -> 786); probe seed 103 414 / 38 / 93 / 162 -> 414 / 38 / 94 / 161. An
+            orange on a dark body keeps 0.09-0.2. 1.0 (``mix_clip_max_share``): off.
         min_symbol_contrast: symbol and body colours must differ by at least this (8-bit RGB
             Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
