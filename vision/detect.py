@@ -715,6 +715,29 @@ class DetectorSettings:
             at least ``symbol_core_score`` of the way from body to symbol colour (mostly
             paint) when there are ``min_core_px`` of them, else of its eroded mask
             (``symbol_core_score`` 0: always the eroded mask).
+        mix_clip_max_share, mix_clip_min_contrast: a symbol channel with more than
+            ``mix_clip_max_share`` of the symbol's pixels at the sensor's ceiling
+            (``ColourSettings.clip_level``) is left out of the share of symbol light the grey
+            shape terms read (:func:`vision.shapes.linear_light_mix`), when the channels left
+            still make the symbol brighter than its body by ``mix_clip_min_contrast`` (linear
+            relative luminance, ITU-R BT.709 weights, of those channels alone). A clipped
+            channel reaches its ceiling part-way along a blurred edge, so its projection reads
+            partial mixes as full symbol: an orange star8 whose red a warm light or glare
+            clips has its valleys filled and reads as a circle with confidence 0.7-1.0 (on
+            the 48 tuning sets, 29 of the 64 captured star8 -> circle misreads had a channel
+            over 0.3 clipped, no circle read as star8 had; the clipped star8s' red is
+            0.4-1.0 clipped, so 0.3). The channels left carry less contrast, and glare or
+            uneven light on the body moves the share read from them by as much more: a
+            yellow's blue or a red's green and blue (darker than a lit body) read a cross as
+            a star8 and star8s as circles. Measured on the 46 tuning scenes whose reading any
+            variant changed (missed / false / misread / exact, m15z 40 / 36 / 141 / 8): the
+            Euclidean norm of the channels left at 0.15, 41 / 28 / 126 / 3 on those scenes
+            (all 48 sets: 879 / 333 / 1320 / 2032 against 880 / 344 / 1335 / 2037); their
+            luminance's size at 0.06 / 0.1, 41 / 27 / 111 / 7 and 39 / 26 / 108 / 7; the
+            signed luminance (symbol brighter) at 0.1, 40 / 26 / 114 / 8, and on all 48
+            sets 880 / 334 / 1306 / 2037 (star8 <-> circle 132 -> 123, diamond <-> clover
+            801 -> 786); probe seed 103 414 / 38 / 93 / 162 -> 414 / 38 / 94 / 161. An
+            orange on a dark body keeps 0.09-0.2. 1.0 (``mix_clip_max_share``): off.
         min_symbol_contrast: symbol and body colours must differ by at least this (8-bit RGB
             Euclidean distance) for a patch to be read at all.
         max_shape_distance: a candidate whose symbol matches no prototype better than this
@@ -1291,6 +1314,8 @@ class DetectorSettings:
     min_symbol_contrast: float = 20.0
     symbol_core_score: float = 0.9
     min_core_px: int = 12
+    mix_clip_max_share: float = 0.3
+    mix_clip_min_contrast: float = 0.1
     max_shape_distance: float = 0.3
     shape_distance_per_blur: float = 0.5
     max_colour_distance: float = 45.0
@@ -2499,7 +2524,8 @@ def _read_patches(
         # blur mixes light: the grey shape terms read the mix in linear RGB, sharpened
         # where the camera kept detail in the luma
         mix=luma_guided_mix(
-            linear_light_mix(planes, body_c, sym_bgr) * geo.inner_flat[None, :],
+            linear_light_mix(planes, body_c, sym_bgr, _mix_channels(clipped, body_c, sym_bgr, s))
+            * geo.inner_flat[None, :],
             planes,
             body_c,
             sym_bgr,
@@ -4532,6 +4558,34 @@ def _grow_on_lattice(
         reads=reads_all,
         shape_conf=np.concatenate([g[4] for g in got]),
     )
+
+
+#: Rec. 709 relative luminance weights of linear B, G and R (ITU-R BT.709).
+_LUMINANCE_BGR = np.array([0.0722, 0.7152, 0.2126])
+
+
+def _mix_channels(
+    clipped: NDArray[np.float64],
+    body_bgr: NDArray[np.floating[Any]],
+    symbol_bgr: NDArray[np.floating[Any]],
+    s: DetectorSettings,
+) -> NDArray[np.bool_] | None:
+    """The channels ``(N, 3)`` (B, G, R) the share of symbol light is read from: all but
+    those clipped on over ``mix_clip_max_share`` of the symbol's pixels (``clipped``, ``(N,
+    3)`` R G B shares), where the others make the symbol brighter than its body by
+    ``mix_clip_min_contrast`` of linear luminance (sRGB 0..255 colours ``(N, 3)``); None
+    when every tile keeps all three."""
+    if s.mix_clip_max_share >= 1.0 or len(clipped) == 0:
+        return None
+    keep = clipped[:, ::-1] <= s.mix_clip_max_share
+    if keep.all():
+        return None
+    diff = linear_from_srgb(np.asarray(symbol_bgr, np.float64) / 255.0) - linear_from_srgb(
+        np.asarray(body_bgr, np.float64) / 255.0
+    )
+    left = (diff * keep) @ _LUMINANCE_BGR >= s.mix_clip_min_contrast
+    keep |= ~left[:, None]
+    return keep
 
 
 def _shape_confidences_of(

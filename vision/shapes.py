@@ -1014,6 +1014,7 @@ def linear_light_mix(
     planes: NDArray[Any],
     body_rgb: NDArray[np.floating[Any]],
     symbol_rgb: NDArray[np.floating[Any]],
+    channels: NDArray[np.bool_] | None = None,
 ) -> NDArray[np.float32]:
     """The share of symbol light at each pixel, from the pixels' own colours, ``(N, P)``.
 
@@ -1034,6 +1035,10 @@ def linear_light_mix(
         planes: ``(N, 3, P)`` uint8 sRGB channel planes (any channel order, the colours'
             the same).
         body_rgb, symbol_rgb: ``(N, 3)`` body and symbol colours, sRGB 0..255.
+        channels: ``(N, 3)`` the channels projected (default all). A channel the camera
+            clipped at white reaches its ceiling part-way along the mix, so its projection
+            reads a blurred edge's partial mixes as the full symbol (a clipped star8's valleys
+            fill in); the caller leaves such a channel out where the others carry contrast.
 
     Returns:
         ``(N, P)`` float32, clipped to 0..1 (no contrast: 0).
@@ -1044,6 +1049,8 @@ def linear_light_mix(
     lin_b = _srgb_to_linear(np.asarray(body_rgb, np.float64).reshape(n, 3))
     lin_f = _srgb_to_linear(np.asarray(symbol_rgb, np.float64).reshape(n, 3))
     diff = lin_f - lin_b
+    if channels is not None:
+        diff = diff * np.asarray(channels, np.float64).reshape(n, 3)
     w = diff / np.maximum((diff * diff).sum(axis=1), 1e-12)[:, None]  # (N, 3)
     lin = cv2.LUT(np.ascontiguousarray(planes).reshape(n, -1), _srgb_lut())  # (N, 3 P) float32
     lin = lin.reshape(planes.shape)
