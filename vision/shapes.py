@@ -1161,9 +1161,11 @@ def luma_guided_mix(
     out -= m
     out *= trust[:, None]
     res: NDArray[np.float32] = m + out
-    rows = np.arange(pp) // p
-    near = (rows < edge) | (rows >= p - edge)
-    res[:, near] = m[:, near]
+    # (the rows within ``edge`` of the top and bottom: the first and last ``edge * p`` of
+    # each flat patch, copied as two slices)
+    band = min(edge, p) * p
+    res[:, :band] = m[:, :band]
+    res[:, pp - band :] = m[:, pp - band :]
     return res
 
 

@@ -372,7 +372,7 @@ def test_side_medians_from_one_keyed_sort_equal_each_sides_median() -> None:
     rng = np.random.default_rng(5)
     margin = rng.integers(0, 256, (7, 3, len(geo.body_idx)), dtype=np.uint8)
     by_side = np.sort(np.add(margin, geo.side_key, dtype=np.uint16), axis=-1, kind="stable")
-    for k, (lo, hi) in enumerate(geo.side_middle):
+    for k, (lo, hi) in enumerate(zip(geo.side_middle_lo, geo.side_middle_hi, strict=True)):
         got = ((by_side[..., lo] & 255).astype(np.float64) + (by_side[..., hi] & 255)) / 2.0
         want = np.median(margin[:, :, geo.side_idx[k]], axis=-1)
         np.testing.assert_array_equal(got, want)
@@ -562,3 +562,24 @@ def test_seen_side_deviation_equals_the_side_by_side_medians(min_visible: float)
     want = _seen_side_deviation_by_loop(margin, body, seen, geo.side_idx, min_visible)
     assert got.dtype == np.float64 and (want > 0).sum() > m // 2
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_homogeneous_rows_equal_np_c_and_map_the_same(dtype: type) -> None:
+    """``_homogeneous`` builds np.c_[pts, ones] (the same values, layout and product), so
+    ``_apply_h`` and ``lattice._apply`` map points to the last bit as before."""
+    from vision.detect import _apply_h, _homogeneous
+    from vision.lattice import _apply
+
+    rng = np.random.default_rng(4)
+    pts = (rng.random((37, 2)) * 900).astype(dtype)
+    h = np.array([[55.0, -0.66, 607.4], [3.95, 56.3, 78.1], [2.9e-4, 3.3e-3, 1.0]])
+    want_rows = np.c_[pts, np.ones(len(pts))]
+    got_rows = _homogeneous(pts)
+    assert got_rows.dtype == want_rows.dtype and got_rows.flags.c_contiguous
+    np.testing.assert_array_equal(got_rows, want_rows)
+    want = want_rows @ h.T
+    want = want[:, :2] / want[:, 2:3]
+    np.testing.assert_array_equal(_apply_h(h, pts), want)
+    np.testing.assert_array_equal(_apply(h, pts), want)
+    assert _apply_h(h, pts[:0]).shape == (0, 2)
