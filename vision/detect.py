@@ -4909,14 +4909,31 @@ def _unseen_cells(
 def _side_neighbours(cells: NDArray[np.int64], held: NDArray[np.bool_]) -> NDArray[np.int64]:
     """For each cell of ``cells`` (``(N, 2)`` ``(row, col)``), how many of its four side
     neighbours are among the cells where ``held`` (``(N,)``) is True: ``(N,)`` 0..4."""
-    have = {(int(a), int(b)) for a, b in cells[held]}
-    return np.array(
-        [
-            sum((a + da, b + db) in have for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
-            for a, b in cells.tolist()
-        ],
-        np.int64,
-    )
+    if not len(cells):
+        return np.zeros(0, np.int64)
+    # (on a grid of the cells' bounding box plus one cell each way: four gathers, not a
+    # Python loop over the cells; a box too large for that falls back to a set)
+    lo = cells.min(axis=0) - 1
+    rows, cols = (cells.max(axis=0) - lo + 2).tolist()
+    if rows * cols > _SIDE_GRID_MAX_CELLS:
+        have = {(int(a), int(b)) for a, b in cells[held]}
+        return np.array(
+            [
+                sum((a + da, b + db) in have for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+                for a, b in cells.tolist()
+            ],
+            np.int64,
+        )
+    grid = np.zeros((rows, cols), np.int64)
+    r, c = (cells[held] - lo).T
+    grid[r, c] = 1
+    r, c = (cells - lo).T
+    out: NDArray[np.int64] = grid[r, c + 1] + grid[r + 1, c] + grid[r, c - 1] + grid[r - 1, c]
+    return out
+
+
+#: Largest bounding box (cells) :func:`_side_neighbours` counts on a grid (8 MB of int64).
+_SIDE_GRID_MAX_CELLS = 2**20
 
 
 def _table_lab(

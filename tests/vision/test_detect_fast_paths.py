@@ -583,3 +583,22 @@ def test_homogeneous_rows_equal_np_c_and_map_the_same(dtype: type) -> None:
     np.testing.assert_array_equal(_apply_h(h, pts), want)
     np.testing.assert_array_equal(_apply(h, pts), want)
     assert _apply_h(h, pts[:0]).shape == (0, 2)
+
+
+def test_side_neighbours_on_a_grid_count_as_the_set_lookups() -> None:
+    """``_side_neighbours`` counts on a grid what a set of the held cells gives, for a
+    cluster, cells repeated, negative rows and columns, none held and no cells at all."""
+    from vision.detect import _side_neighbours
+
+    rng = np.random.default_rng(8)
+    cells = rng.integers(-6, 7, (150, 2)).astype(np.int64)
+    for held in (rng.random(150) < 0.5, np.zeros(150, bool), np.ones(150, bool)):
+        have = {(int(a), int(b)) for a, b in cells[held]}
+        want = [
+            sum((a + da, b + db) in have for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+            for a, b in cells.tolist()
+        ]
+        got = _side_neighbours(cells, held)
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, want)
+    assert _side_neighbours(np.zeros((0, 2), np.int64), np.zeros(0, bool)).shape == (0,)
