@@ -10,6 +10,7 @@ tile.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -602,3 +603,36 @@ def test_side_neighbours_on_a_grid_count_as_the_set_lookups() -> None:
         assert got.dtype == np.int64
         np.testing.assert_array_equal(got, want)
     assert _side_neighbours(np.zeros((0, 2), np.int64), np.zeros(0, bool)).shape == (0,)
+
+
+def test_shape_polygon_is_drawn_once_and_handed_out_as_copies() -> None:
+    """The prototypes' outlines are cached (the star8's took ~30 ms a call): each call gives
+    the outline as computed, a writable copy that a caller may change without touching the
+    next call's, and the grey prototypes drawn from the cache are the same."""
+    from vision.shapes import (
+        SHAPE_ORDER,
+        _draw_shape_polygon,
+        _polygon_fill,
+        shape_polygon,
+    )
+
+    for sh in SHAPE_ORDER:
+        want = _draw_shape_polygon(sh, 360)
+        got = shape_polygon(sh)
+        np.testing.assert_array_equal(got, want)
+        got *= 0.0  # the caller's own copy
+        np.testing.assert_array_equal(shape_polygon(sh), want)
+        np.testing.assert_array_equal(shape_polygon(sh, 64), _draw_shape_polygon(sh, 64))
+    # the fill from the cached outline equals one drawn from a fresh outline
+    star8 = SHAPE_ORDER[-1]
+    ss, p, scale, turn = 8, 48, 0.93, 22.5
+    a = math.radians(turn)
+    poly = (
+        _draw_shape_polygon(star8, 360)
+        @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
+    )
+    big = np.zeros((p * ss, p * ss), np.uint8)
+    pts = np.round((poly * scale + 0.5) * p * ss).astype(np.int32)
+    cv2.fillPoly(big, [pts], 255, lineType=cv2.LINE_AA)
+    want_fill = cv2.resize(big, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+    np.testing.assert_array_equal(_polygon_fill(star8, p, scale, turn), want_fill)
