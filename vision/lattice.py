@@ -170,7 +170,11 @@ def _similarity(pitch: float, angle: float, origin_xy: NDArray[np.float64]) -> N
 
 def _apply(h: NDArray[np.floating[Any]], pts: NDArray[np.floating[Any]]) -> NDArray[np.float64]:
     """Points ``(N, 2)`` mapped through the 3x3 projective transform ``h``, ``(N, 2)``."""
-    p = np.c_[pts, np.ones(len(pts))] @ h.T
+    # (x, y, 1) rows: np.c_[pts, np.ones(N)] without its index machinery (about 40 us)
+    q = np.empty((len(pts), 3))
+    q[:, :2] = pts
+    q[:, 2] = 1.0
+    p = q @ h.T
     return np.asarray(p[:, :2] / p[:, 2:3], np.float64)
 
 

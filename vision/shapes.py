@@ -421,8 +421,23 @@ def rowwise_matmul(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[
 def shape_polygon(shape: Shape, n: int = 360) -> NDArray[np.float64]:
     """Outline of a prototype symbol as ``(n, 2)`` ``(x, y)`` points, tile side = 1, centre 0.
 
-    ``y`` grows downwards (image convention); the tile's edges are the axes.
+    ``y`` grows downwards (image convention); the tile's edges are the axes. (A copy of the
+    outline drawn once per shape and ``n``: the star8's ray-by-ray intersection takes about
+    30 ms, and every grey prototype drawn for a new blur or size needed it again.)
     """
+    return _shape_polygon(shape, n).copy()
+
+
+@lru_cache(maxsize=32)
+def _shape_polygon(shape: Shape, n: int) -> NDArray[np.float64]:
+    """:func:`shape_polygon`, drawn once per ``(shape, n)`` (read-only: it is shared)."""
+    out = _draw_shape_polygon(shape, n)
+    out.flags.writeable = False
+    return out
+
+
+def _draw_shape_polygon(shape: Shape, n: int) -> NDArray[np.float64]:
+    """The outline of :func:`shape_polygon`, computed."""
     t = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
     if shape is Shape.CIRCLE:
         r = np.full_like(t, 0.30)
@@ -518,7 +533,7 @@ def _polygon_fill(
     the patch, at ``scale`` x its printed size, turned by ``turn_deg`` (drawn 8x larger and
     area-averaged down: the shared drawing of every prototype image and template)."""
     ss = 8
-    poly = shape_polygon(shape)
+    poly = _shape_polygon(shape, 360)  # (not modified: the turn and scale make new arrays)
     if turn_deg:
         a = math.radians(turn_deg)
         poly = poly @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
@@ -1168,9 +1183,11 @@ def luma_guided_mix(
     out -= m
     out *= trust[:, None]
     res: NDArray[np.float32] = m + out
-    rows = np.arange(pp) // p
-    near = (rows < edge) | (rows >= p - edge)
-    res[:, near] = m[:, near]
+    # (the rows within ``edge`` of the top and bottom: the first and last ``edge * p`` of
+    # each flat patch, copied as two slices)
+    band = min(edge, p) * p
+    res[:, :band] = m[:, :band]
+    res[:, pp - band :] = m[:, pp - band :]
     return res
 
 

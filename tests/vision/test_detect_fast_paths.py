@@ -10,6 +10,7 @@ tile.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -372,7 +373,7 @@ def test_side_medians_from_one_keyed_sort_equal_each_sides_median() -> None:
     rng = np.random.default_rng(5)
     margin = rng.integers(0, 256, (7, 3, len(geo.body_idx)), dtype=np.uint8)
     by_side = np.sort(np.add(margin, geo.side_key, dtype=np.uint16), axis=-1, kind="stable")
-    for k, (lo, hi) in enumerate(geo.side_middle):
+    for k, (lo, hi) in enumerate(zip(geo.side_middle_lo, geo.side_middle_hi, strict=True)):
         got = ((by_side[..., lo] & 255).astype(np.float64) + (by_side[..., hi] & 255)) / 2.0
         want = np.median(margin[:, :, geo.side_idx[k]], axis=-1)
         np.testing.assert_array_equal(got, want)
@@ -562,3 +563,76 @@ def test_seen_side_deviation_equals_the_side_by_side_medians(min_visible: float)
     want = _seen_side_deviation_by_loop(margin, body, seen, geo.side_idx, min_visible)
     assert got.dtype == np.float64 and (want > 0).sum() > m // 2
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_homogeneous_rows_equal_np_c_and_map_the_same(dtype: type) -> None:
+    """``_homogeneous`` builds np.c_[pts, ones] (the same values, layout and product), so
+    ``_apply_h`` and ``lattice._apply`` map points to the last bit as before."""
+    from vision.detect import _apply_h, _homogeneous
+    from vision.lattice import _apply
+
+    rng = np.random.default_rng(4)
+    pts = (rng.random((37, 2)) * 900).astype(dtype)
+    h = np.array([[55.0, -0.66, 607.4], [3.95, 56.3, 78.1], [2.9e-4, 3.3e-3, 1.0]])
+    want_rows = np.c_[pts, np.ones(len(pts))]
+    got_rows = _homogeneous(pts)
+    assert got_rows.dtype == want_rows.dtype and got_rows.flags.c_contiguous
+    np.testing.assert_array_equal(got_rows, want_rows)
+    want = want_rows @ h.T
+    want = want[:, :2] / want[:, 2:3]
+    np.testing.assert_array_equal(_apply_h(h, pts), want)
+    np.testing.assert_array_equal(_apply(h, pts), want)
+    assert _apply_h(h, pts[:0]).shape == (0, 2)
+
+
+def test_side_neighbours_on_a_grid_count_as_the_set_lookups() -> None:
+    """``_side_neighbours`` counts on a grid what a set of the held cells gives, for a
+    cluster, cells repeated, negative rows and columns, none held and no cells at all."""
+    from vision.detect import _side_neighbours
+
+    rng = np.random.default_rng(8)
+    cells = rng.integers(-6, 7, (150, 2)).astype(np.int64)
+    for held in (rng.random(150) < 0.5, np.zeros(150, bool), np.ones(150, bool)):
+        have = {(int(a), int(b)) for a, b in cells[held]}
+        want = [
+            sum((a + da, b + db) in have for da, db in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+            for a, b in cells.tolist()
+        ]
+        got = _side_neighbours(cells, held)
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, want)
+    assert _side_neighbours(np.zeros((0, 2), np.int64), np.zeros(0, bool)).shape == (0,)
+
+
+def test_shape_polygon_is_drawn_once_and_handed_out_as_copies() -> None:
+    """The prototypes' outlines are cached (the star8's took ~30 ms a call): each call gives
+    the outline as computed, a writable copy that a caller may change without touching the
+    next call's, and the grey prototypes drawn from the cache are the same."""
+    from vision.shapes import (
+        SHAPE_ORDER,
+        _draw_shape_polygon,
+        _polygon_fill,
+        shape_polygon,
+    )
+
+    for sh in SHAPE_ORDER:
+        want = _draw_shape_polygon(sh, 360)
+        got = shape_polygon(sh)
+        np.testing.assert_array_equal(got, want)
+        got *= 0.0  # the caller's own copy
+        np.testing.assert_array_equal(shape_polygon(sh), want)
+        np.testing.assert_array_equal(shape_polygon(sh, 64), _draw_shape_polygon(sh, 64))
+    # the fill from the cached outline equals one drawn from a fresh outline
+    star8 = SHAPE_ORDER[-1]
+    ss, p, scale, turn = 8, 48, 0.93, 22.5
+    a = math.radians(turn)
+    poly = (
+        _draw_shape_polygon(star8, 360)
+        @ np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]).T
+    )
+    big = np.zeros((p * ss, p * ss), np.uint8)
+    pts = np.round((poly * scale + 0.5) * p * ss).astype(np.int32)
+    cv2.fillPoly(big, [pts], 255, lineType=cv2.LINE_AA)
+    want_fill = cv2.resize(big, (p, p), interpolation=cv2.INTER_AREA).astype(np.float32)
+    np.testing.assert_array_equal(_polygon_fill(star8, p, scale, turn), want_fill)
