@@ -1138,9 +1138,10 @@ class DetectorSettings:
             bodies glare washed to light grey among a patterned cloth's dark leaves: the dark
             mask's holes are the cloth's, the neutral mask balanced to them drowns the board,
             and few of the holes read as tiles. When the tiles read are fewer than
-            ``light_body_max_share`` of the holes (count / count: 0, 0.04, 0.04, 0.22 on the
-            lost glared boards of seeds 59, 29 and 103, R59g scene 39, R29g 3, R103g 55,
-            L103g 55; a board read whole reads most of its holes), the neutral mask of the
+            ``light_body_max_share`` of the holes (count / count, of the first reading: 0 to
+            0.14 where the reading found a lost board, R59g scene 39, R103g / R103 / L103g /
+            L103 55, L59 6; at 0.5 the search ran on 119 of 1,200 scenes of 20 sets, and the
+            61 of them at 0.25-0.5 gained nothing: 0.25 halves its cost), the neutral mask of
             whole image balanced to its brightest light (``white_patch_quantile``: the glare
             itself) is searched for holes, and with at least ``light_body_min_holes`` of
             them (holes; 8 = ``glare_board_min_tiles``: fewer glared tiles are never
@@ -1151,6 +1152,13 @@ class DetectorSettings:
             judge its tiles. R103g / L103g scene 55 (65 tiny tiles on a floral cloth): 65 ->
             2 / 48 -> 2 missed; R59g 39: 18 -> 1. The search costs 6-24 ms at 960 px, paid
             only by such readings. 0: off.
+        light_body_max_holes: ... and at most this many holes (216: twice the game's 108
+            tiles, so a board with as many look-alikes): a checked cloth's checks are holes
+            by the thousand (L59g scene 43: 2,269, read whole from the dark mask, where the
+            extra reading cost 3 s CPU for nothing).
+        light_body_min_contrast: the symbol-hole contrast of that search (balanced chroma
+            inside minus ring, 8-bit levels; ``min_hole_contrast`` of the other masks):
+            glare washes the symbols to pastels, whose chroma over the grey body is lower.
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -1179,7 +1187,9 @@ class DetectorSettings:
     white_patch_quantile: float = 99.0
     light_body_min_holes: int = 8
     light_body_gain: float = 1.5
-    light_body_max_share: float = 0.5
+    light_body_max_share: float = 0.25
+    light_body_max_holes: int = 216
+    light_body_min_contrast: float = 25.0
     unseen_table_ring: int = 3
     unseen_min_table_cells: int = 8
     unseen_sigma: float = 4.0
@@ -1694,7 +1704,7 @@ def _light_body_search(
     gaps where tile corners meet) are dropped. ``env``: the light envelope, ``(h, w)``."""
     gains = _white_patch_gains(small, s.white_patch_quantile)
     neutral, chroma = _neutral_mask(small, gains, s)
-    cands, outers = _symbol_candidates(neutral, s, chroma, s.min_hole_contrast)
+    cands, outers = _symbol_candidates(neutral, s, chroma, s.light_body_min_contrast)
     if cands:
         ref = float(np.percentile([c.diameter for c in cands], 75))
         cands = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
@@ -4749,7 +4759,10 @@ def _read_image(
     if s.light_body_min_holes > 0 and len(tiles) < s.light_body_max_share * len(cands):
         light = _light_body_search(small, env, s)
         n_light = len(light.cands)
-        if n_light >= s.light_body_min_holes and n_light > s.light_body_gain * len(tiles):
+        if (
+            s.light_body_min_holes <= n_light <= s.light_body_max_holes
+            and n_light > s.light_body_gain * len(tiles)
+        ):
             readings.append((light, {}))
     if found.small_cands is not None and (  # the small holes taken for the symbols ...
         _corner_share(found.small_cands, scale, tiles, lattice) < s.small_symbols_max_corner_share
