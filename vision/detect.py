@@ -1141,8 +1141,9 @@ class DetectorSettings:
             ``light_body_max_share`` of the holes (count / count, of the first reading: 0 to
             0.14 where the reading found a lost board, R59g scene 39, R103g / R103 / L103g /
             L103 55, L59 6; at 0.5 the search ran on 119 of 1,200 scenes of 20 sets, and the
-            61 of them at 0.25-0.5 gained nothing: 0.25 halves its cost), the neutral mask of
-            whole image balanced to its brightest light (``white_patch_quantile``: the glare
+            61 of them at 0.25-0.5 gained nothing, one false tile on L73 scene 59; at 0.25
+            its CPU on those 20 sets is 0.25 s more of 136 s, against 6 s), the neutral mask of
+            the whole image balanced to its brightest light (``white_patch_quantile``: the glare
             itself) is searched for holes, and with at least ``light_body_min_holes`` of
             them (holes; 8 = ``glare_board_min_tiles``: fewer glared tiles are never
             admitted without black ones) and more than ``light_body_gain`` x the tiles read
@@ -1150,8 +1151,11 @@ class DetectorSettings:
             one more reading, as strong holes, weighed like the others
             (``_reading_weight``); the whole-glared-board checks of ``_tile_like`` still
             judge its tiles. R103g / L103g scene 55 (65 tiny tiles on a floral cloth): 65 ->
-            2 / 48 -> 2 missed; R59g 39: 18 -> 1. The search costs 6-24 ms at 960 px, paid
-            only by such readings. 0: off.
+            2 / 48 -> 2 missed; R59g 39: 18 -> 1; R29g 3: 12 -> 7 (one false). 48 tuning sets
+            with ``glare_board_min_paints``: missed 880 -> 829, false 344 -> 345, misread
+            1335 -> 1334, boards exact 2037 -> 2040; seed 103: missed 414 -> 191, false 38 ->
+            47 (the recovered boards of scene 55), misread 93 -> 99; seed 107 unchanged. The
+            search costs 6-24 ms at 960 px, paid only where it runs. 0: off.
         light_body_max_holes: ... and at most this many holes (216: twice the game's 108
             tiles, so a board with as many look-alikes): a checked cloth's checks are holes
             by the thousand (L59g scene 43: 2,269, read whole from the dark mask, where the
@@ -1159,6 +1163,9 @@ class DetectorSettings:
         light_body_min_contrast: the symbol-hole contrast of that search (balanced chroma
             inside minus ring, 8-bit levels; ``min_hole_contrast`` of the other masks):
             glare washes the symbols to pastels, whose chroma over the grey body is lower.
+            15 finds seed 103's tiny pastel board (R103g / R103 scene 0: 47 -> 15 / 14
+            missed) but on 48 tuning sets reads 5 false tiles and 4 misread more for no tile
+            more, and on seed 103 26 more misread: 25 kept.
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
