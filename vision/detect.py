@@ -550,6 +550,15 @@ class DetectorSettings:
             cloth's motif one or two). Seed 2026 legal scene 48 (gamma render: a glared board
             on a floral cloth, 16 of 18 glared tiles read as circles) went from 0 to 25 of
             26 tiles; nothing else moved on 17 cached sets.
+        glare_board_min_paints: ... or, with fewer hue groups of two, when its paints fall
+            into at least this many hue runs counting single paints (gaps over
+            ``glare_board_hue_gap_deg``): a legal board of a line of one colour and a line of
+            one shape shows one group of two or more (the colour line) and the shape line's
+            other paints one each, while a printed grid's accent cells or a cloth's flower
+            centres are one paint. L83g scene 4 (23 light grey bodies on green felt: yellows
+            with red and orange in one run, then green, blue and purple alone: 4 runs) went
+            from 0 to 23 tiles read. 4: one less than a shape line's six paints less the two
+            a warm light can merge with the colour line.
         glare_min_symbol_saturation: ... and its symbol's saturation must exceed the margin's
             by this much (glare washes a painted symbol out less than it greys the body; a
             board's printed cell is grey on grey). White symbols under strong glare are lost.
@@ -1188,6 +1197,38 @@ class DetectorSettings:
             the holes and of growth's cells then also take a margin that is grey under that
             light for glared black paint. 99: glare highlights, not the few brightest
             symbol pixels (R61 / R61g scene 4: 33 -> 4 / 2 missed). 0: no balance (ones).
+        light_body_min_holes, light_body_gain, light_body_max_share: a board whose black
+            bodies glare washed to light grey among a patterned cloth's dark leaves: the dark
+            mask's holes are the cloth's, the neutral mask balanced to them drowns the board,
+            and few of the holes read as tiles. When the tiles read are fewer than
+            ``light_body_max_share`` of the holes (count / count, of the first reading: 0 to
+            0.14 where the reading found a lost board, R59g scene 39, R103g / R103 / L103g /
+            L103 55, L59 6; at 0.5 the search ran on 119 of 1,200 scenes of 20 sets, and the
+            61 of them at 0.25-0.5 gained nothing, one false tile on L73 scene 59; at 0.25
+            its CPU on those 20 sets is 0.25 s more of 136 s, against 6 s), the neutral mask of
+            the whole image balanced to its brightest light (``white_patch_quantile``: the glare
+            itself) is searched for holes, and with at least ``light_body_min_holes`` of
+            them (holes; 8 = ``glare_board_min_tiles``: fewer glared tiles are never
+            admitted without black ones) and more than ``light_body_gain`` x the tiles read
+            (1.5: a new reading must be able to add a third of the board) they are read as
+            one more reading, as strong holes, weighed like the others
+            (``_reading_weight``); the whole-glared-board checks of ``_tile_like`` still
+            judge its tiles. R103g / L103g scene 55 (65 tiny tiles on a floral cloth): 65 ->
+            2 / 48 -> 2 missed; R59g 39: 18 -> 1; R29g 3: 12 -> 7 (one false). 48 tuning sets
+            with ``glare_board_min_paints``: missed 880 -> 829, false 344 -> 345, misread
+            1335 -> 1334, boards exact 2037 -> 2040; seed 103: missed 414 -> 191, false 38 ->
+            47 (the recovered boards of scene 55), misread 93 -> 99; seed 107 unchanged. The
+            search costs 6-24 ms at 960 px, paid only where it runs. 0: off.
+        light_body_max_holes: ... and at most this many holes (216: twice the game's 108
+            tiles, so a board with as many look-alikes): a checked cloth's checks are holes
+            by the thousand (L59g scene 43: 2,269, read whole from the dark mask, where the
+            extra reading cost 3 s CPU for nothing).
+        light_body_min_contrast: the symbol-hole contrast of that search (balanced chroma
+            inside minus ring, 8-bit levels; ``min_hole_contrast`` of the other masks):
+            glare washes the symbols to pastels, whose chroma over the grey body is lower.
+            15 finds seed 103's tiny pastel board (R103g / R103 scene 0: 47 -> 15 / 14
+            missed) but on 48 tuning sets reads 5 false tiles and 4 misread more for no tile
+            more, and on seed 103 26 more misread: 25 kept.
         colour: colour classifier settings (:class:`vision.colour.ColourSettings`).
         shape: shape classifier settings (:class:`vision.shapes.ShapeSettings`).
         lattice: lattice fit settings (:class:`vision.lattice.LatticeSettings`).
@@ -1214,6 +1255,11 @@ class DetectorSettings:
     rescue_dark_ratios: tuple[float, ...] = (0.55, 0.65)
     rescue_min_gain: float = 1.25
     white_patch_quantile: float = 99.0
+    light_body_min_holes: int = 8
+    light_body_gain: float = 1.5
+    light_body_max_share: float = 0.25
+    light_body_max_holes: int = 216
+    light_body_min_contrast: float = 25.0
     unseen_table_ring: int = 3
     unseen_min_table_cells: int = 8
     unseen_sigma: float = 4.0
@@ -1289,6 +1335,7 @@ class DetectorSettings:
     glare_board_min_shapes: int = 3
     glare_board_one_shape_colours: int = 3
     glare_board_min_colours: int = 2
+    glare_board_min_paints: int = 4
     glare_board_hue_gap_deg: float = 30.0
     glare_min_symbol_saturation: float = 0.25
     glare_min_paint_chroma: float = 30.0
@@ -1716,6 +1763,32 @@ def _near_known(cands: list[_Candidate], known: list[_Candidate], reach: float) 
     near = cast(list[bool], (dk < reach * diam[:, None]).any(axis=1).tolist())
     for c, st in zip(cands, near, strict=True):
         c.strong = st
+
+
+def _light_body_search(
+    small: NDArray[np.uint8], env: NDArray[np.float32], s: DetectorSettings
+) -> _CandidateSearch:
+    """Symbol holes of the neutral mask of the whole work image ``small`` balanced to its
+    brightest light (:func:`_white_patch_gains`): the tile bodies of a board that glare (or a
+    light table's flare) washed to light grey or white, which the dark mask does not see
+    and whose weak holes have no dark-mask hole to join (``light_body_min_holes``).
+
+    The holes are strong (the board's lattice is fitted to them) and, as in
+    :func:`_search_candidates`, holes under ``min_relative_symbol`` of the typical one (the
+    gaps where tile corners meet) are dropped. ``env``: the light envelope, ``(h, w)``."""
+    gains = _white_patch_gains(small, s.white_patch_quantile)
+    neutral, chroma = _neutral_mask(small, gains, s)
+    cands, outers = _symbol_candidates(neutral, s, chroma, s.light_body_min_contrast)
+    if cands:
+        ref = float(np.percentile([c.diameter for c in cands], 75))
+        cands = [c for c in cands if c.diameter >= s.min_relative_symbol * ref]
+        xy = np.round(np.array([c.centre_xy for c in cands])).astype(int)
+        xs = np.clip(xy[:, 0], 0, small.shape[1] - 1)
+        ys = np.clip(xy[:, 1], 0, small.shape[0] - 1)
+        for c, e in zip(cands, env[ys, xs].tolist(), strict=True):
+            c.envelope = e
+    h, w = small.shape[:2]
+    return _CandidateSearch(neutral, cands, outers, neutral, (0, 0, w, h), cands)
 
 
 def _neutral_mask(
@@ -3026,11 +3099,11 @@ def _pitch_mode(
     return float(np.median(nn[agree[best]]))
 
 
-def _hue_groups(paint_rgb: NDArray[np.float64], gap_deg: float) -> int:
+def _hue_groups(paint_rgb: NDArray[np.float64], gap_deg: float, min_size: int = 2) -> int:
     """How many hue groups ``(N, 3)`` paint colours (symbol minus margin, RGB) fall into:
     runs of hues (opponent axes R - G and (R + G) / 2 - B, degrees around the circle)
-    separated by gaps wider than ``gap_deg``, each of at least two colours."""
-    if len(paint_rgb) < 2:
+    separated by gaps wider than ``gap_deg``, each of at least ``min_size`` colours."""
+    if len(paint_rgb) < max(min_size, 1):
         return 0
     r, g, b = paint_rgb[:, 0], paint_rgb[:, 1], paint_rgb[:, 2]
     hue = np.sort(np.degrees(np.arctan2((r + g) / 2 - b, r - g)) % 360.0)
@@ -3039,7 +3112,7 @@ def _hue_groups(paint_rgb: NDArray[np.float64], gap_deg: float) -> int:
     if not len(cuts):
         return 1
     sizes = np.diff(np.concatenate([cuts, cuts[:1] + len(hue)]))
-    return int((sizes >= 2).sum())
+    return int((sizes >= min_size).sum())
 
 
 def _shape_reach(blur: NDArray[np.float64], s: DetectorSettings) -> NDArray[np.float64]:
@@ -3178,7 +3251,11 @@ def _tile_like(
                 int((kinds >= 2).sum()) < s.glare_board_min_shapes
                 and hues < s.glare_board_one_shape_colours
             )
-            or hues < s.glare_board_min_colours
+            or (
+                hues < s.glare_board_min_colours
+                and _hue_groups(paint[seen], s.glare_board_hue_gap_deg, 1)
+                < s.glare_board_min_paints
+            )
         ):
             neutral = np.zeros_like(neutral)
     dark &= lift >= s.black_min_symbol_lift
@@ -4809,6 +4886,16 @@ def _read_image(
     readings: list[tuple[_CandidateSearch | None, dict[str, Any]]] = [(None, w) for w in ways]
     if alt is not None:  # a few bodies raised the dark mask: its candidates read too
         readings.append((alt, {}))
+    # a board of light (glared) bodies among a cloth's look-alikes: most holes were not
+    # read as tiles; the neutral mask's holes under the brightest light are read too
+    if s.light_body_min_holes > 0 and len(tiles) < s.light_body_max_share * len(cands):
+        light = _light_body_search(small, env, s)
+        n_light = len(light.cands)
+        if (
+            s.light_body_min_holes <= n_light <= s.light_body_max_holes
+            and n_light > s.light_body_gain * len(tiles)
+        ):
+            readings.append((light, {}))
     if found.small_cands is not None and (  # the small holes taken for the symbols ...
         _corner_share(found.small_cands, scale, tiles, lattice) < s.small_symbols_max_corner_share
     ):  # ... unless they are the gaps where the tiles read meet at their corners
