@@ -15,11 +15,26 @@ scenes, never pixels.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
+
+import numpy as np
 
 from benchmarks.bench_vision import hard_scene
 from vision.detect import DetectorSettings, detect
-from vision.evaluate import legal_board, random_board, score_detection
+from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
+
+
+def _recall_with_and_without(
+    seed: int, k: int, make_board: Callable[[np.random.Generator, int], Any], off: DetectorSettings
+) -> tuple[DetectionScore, DetectionScore]:
+    """Scores of ``hard_scene(seed, k, make_board)`` (gamma render) read with the default
+    settings and with ``off``."""
+    scene = hard_scene(seed, k, make_board, isp_space="gamma").final
+    on = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
+    return on, before
 
 
 def test_a_glared_board_on_a_floral_cloth_is_read_from_its_light_bodies() -> None:
@@ -27,12 +42,10 @@ def test_a_glared_board_on_a_floral_cloth_is_read_from_its_light_bodies() -> Non
     red floral cloth, dim and blurred. The dark mask's holes are the cloth's; the light-body
     reading finds the board (2 of 20 tiles read without it, 19 with it when measured on
     2026-11-22)."""
-    scene = hard_scene(59, 39, random_board, isp_space="gamma").final
-    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    off = replace(DetectorSettings(), light_body_min_holes=0)
+    score, before = _recall_with_and_without(59, 39, random_board, off)
     assert score.recall >= 0.85, score.summary()
     assert score.precision >= 0.95, score.summary()
-    off = replace(DetectorSettings(), light_body_min_holes=0)
-    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
     assert before.recall <= 0.3, before.summary()
 
 
@@ -41,10 +54,8 @@ def test_a_legal_board_lighter_than_its_felt_passes_the_whole_glared_board_check
     felt, a line of yellows and a line of six paints. Its paints form one hue group of two
     or more, so it failed ``glare_board_min_colours``; its four hue runs in all pass
     ``glare_board_min_paints`` (0 -> 23 tiles read when measured)."""
-    scene = hard_scene(83, 4, legal_board, isp_space="gamma").final
-    score = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    off = replace(DetectorSettings(), glare_board_min_paints=99)
+    score, before = _recall_with_and_without(83, 4, legal_board, off)
     assert score.recall >= 0.9, score.summary()
     assert score.precision >= 0.98, score.summary()
-    off = replace(DetectorSettings(), glare_board_min_paints=99)
-    before = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
     assert before.recall <= 0.1, before.summary()
