@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from calibration.profile import Palette, Profile
 from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
 from vision.colour import ColourSettings, classify_colours, linear_from_srgb
-from vision.lattice import LatticeFit, LatticeSettings, fit_lattice
+from vision.lattice import LatticeFit, LatticeSettings, fit_lattice, homogeneous
 from vision.observation import Lattice, Observation, TileObservation
 from vision.rulecheck import RuleCheckSettings, rule_check
 from vision.scratch import MAX_KEEP_BYTES, scratch
@@ -4705,18 +4705,11 @@ def _shape_confidences_of(
     )
 
 
-def _homogeneous(pts: NDArray[Any]) -> NDArray[Any]:
-    """``(N, 3)`` float64 rows ``(x, y, 1)`` of the points ``pts`` ``(N, 2)``: what
-    ``np.c_[pts, np.ones(N)]`` gives, without its index machinery (about 40 us a call)."""
-    out = np.empty((len(pts), 3))
-    out[:, :2] = pts
-    out[:, 2] = 1.0
-    return out
-
-
 def _apply_h(h: NDArray[np.floating], pts: NDArray[np.floating]) -> NDArray[np.float64]:
-    p = _homogeneous(pts) @ h.T
-    return cast(_F64, p[:, :2] / p[:, 2:3])
+    """Points ``(N, 2)`` mapped through the 3x3 projective transform ``h``, ``(N, 2)``."""
+    p = homogeneous(pts) @ h.T
+    out: NDArray[np.float64] = p[:, :2] / p[:, 2:3]
+    return out
 
 
 # ----------------------------------------------------------------------------- public API
@@ -5002,7 +4995,7 @@ def _corner_share(
         inv = np.linalg.inv(np.asarray(lattice.image_from_grid, np.float64))
     except np.linalg.LinAlgError:  # a degenerate lattice: nothing lies at its corners
         return 0.0
-    g: Any = _homogeneous(xy) @ inv.T
+    g: Any = homogeneous(xy) @ inv.T
     g = g[:, :2] / g[:, 2:3]  # (col, row), cell centres at integers
     base = np.floor(g).astype(np.int64)
     near = (np.abs(g - base - 0.5) <= 0.25).all(axis=1)
@@ -5061,7 +5054,7 @@ def _unseen_cells(
         [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
         axis=2,
     ).reshape(-1, 2)
-    pts = _homogeneous(g) @ h.T
+    pts = homogeneous(g) @ h.T
     xy = (pts[:, :2] / pts[:, 2:3]) * scale
     hh, ww = small.shape[:2]
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)
@@ -5179,7 +5172,7 @@ def _table_lab(
         [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
         axis=2,
     ).reshape(-1, 2)
-    pts = _homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
+    pts = homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
     xy = (pts[:, :2] / pts[:, 2:3]) * scale
     hh, ww = small.shape[:2]
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)

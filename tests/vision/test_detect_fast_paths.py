@@ -567,16 +567,16 @@ def test_seen_side_deviation_equals_the_side_by_side_medians(min_visible: float)
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
 def test_homogeneous_rows_equal_np_c_and_map_the_same(dtype: type) -> None:
-    """``_homogeneous`` builds np.c_[pts, ones] (the same values, layout and product), so
-    ``_apply_h`` and ``lattice._apply`` map points to the last bit as before."""
-    from vision.detect import _apply_h, _homogeneous
-    from vision.lattice import _apply
+    """``lattice.homogeneous`` builds np.c_[pts, ones] (the same values, layout and
+    product), so ``_apply_h`` and ``lattice._apply`` map points to the last bit as before."""
+    from vision.detect import _apply_h
+    from vision.lattice import _apply, homogeneous
 
     rng = np.random.default_rng(4)
     pts = (rng.random((37, 2)) * 900).astype(dtype)
     h = np.array([[55.0, -0.66, 607.4], [3.95, 56.3, 78.1], [2.9e-4, 3.3e-3, 1.0]])
     want_rows = np.c_[pts, np.ones(len(pts))]
-    got_rows = _homogeneous(pts)
+    got_rows = homogeneous(pts)
     assert got_rows.dtype == want_rows.dtype and got_rows.flags.c_contiguous
     np.testing.assert_array_equal(got_rows, want_rows)
     want = want_rows @ h.T
