@@ -3825,7 +3825,7 @@ def _admit_cut_off(
         if int(ok.sum()) < s.cutoff_min_holes:
             continue
         # a local affine refit of its cells, then the residual again
-        src = np.c_[lc[ok], np.ones(int(ok.sum()))]
+        src = homogeneous(lc[ok])
         coef, *_ = np.linalg.lstsq(src, xy[ok], rcond=None)
         aff = np.linalg.solve(coef[:2].T, (xy - coef[2]).T).T
         lc = np.round(aff)

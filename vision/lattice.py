@@ -573,7 +573,7 @@ def _sane(
     h: NDArray[np.float64], grid: NDArray[np.float64], pts: NDArray[np.float64], pitch: float
 ) -> bool:
     """A homography that keeps the tiles' cells convex, of plausible size and in front."""
-    w = np.c_[grid, np.ones(len(grid))] @ h[2]
+    w = homogeneous(grid) @ h[2]
     if np.any(w <= 0):
         return False
     jac = _apply(h, grid + np.array([1.0, 0.0])) - _apply(h, grid)
