@@ -2317,10 +2317,11 @@ def _read_patches(
         first_look: only ``ok``, ``centroid``, the outline (``profile``, ``solidity``) and
             the margin's colour are wanted (growth's first look at free cells): the symbol is
             searched for only in the patches whose margin passed, and its colour, area,
-            sharpness and blur are not measured (zeros). ``ok``, ``centroid`` and the outline
-            are the same as in a full reading; ``contrast`` is set (centre against margin),
-            and with ``occlusion="fallback"`` ``occluder``: no symbol read in a margin with a
-            third colour over ``occluder_min_share`` to ``partial_max_share`` of it.
+            sharpness and blur are not measured (zeros). ``ok``, ``centroid``, the outline,
+            ``score`` (0 where the margin failed) and ``hidden`` are the same as in a full
+            reading; ``contrast`` is set (centre against margin), and with
+            ``occlusion="fallback"`` ``occluder``: no symbol read in a margin with a third
+            colour over ``occluder_min_share`` to ``partial_max_share`` of it.
         only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
             resampled only as their neighbours in the stack, which the smoothing and the
             Laplacian reach across, so each reads as in a reading of all N.
@@ -2498,13 +2499,11 @@ def _read_patches(
     bv = body_c.max(axis=1).astype(np.float64)
     if first_look:  # the symbol only where the margin passed (a blob never leaves its patch)
         sel = np.nonzero(ok)[0]
+        score_sel = _projection(
+            planes[sel], dn[sel], body_c[sel], scratch("patches.score", (len(sel), pp), np.float32)
+        )
         ok_sel, _, prof_sel, sol_sel, _, centroid_sel = _symbols(
-            _projection(
-                planes[sel],
-                dn[sel],
-                body_c[sel],
-                scratch("patches.score", (len(sel), pp), np.float32),
-            ),
+            score_sel,
             ok[sel],
             geo,
             s,
@@ -2519,6 +2518,9 @@ def _read_patches(
         prof_out[sel] = prof_sel
         sol_out = np.zeros(n)
         sol_out[sel] = sol_sel
+        # the score (clipped, as a full reading's) where the margin passed, 0 elsewhere
+        score_out = np.zeros((n, pp), np.float32)
+        score_out[sel] = np.clip(score_sel, 0.0, 1.0) * geo.inner_flat[None, :]
         return _Reads(
             ok=ok_out,
             profile=prof_out,
@@ -2530,11 +2532,12 @@ def _read_patches(
             body_sat=(body_c.max(axis=1) - body_c.min(axis=1)) / np.maximum(bv, 1.0),
             sharpness=np.zeros(n),
             blur=np.zeros(n),
-            score=np.zeros((n, pp), np.float32),
+            score=score_out,
             centroid=centroid,
             clipped=np.zeros((n, 3)),
             occluder=third & ~ok_out,
             contrast=contrast,
+            hidden=None if occ_mask is None or occlusion != "all" else occ_mask & occluded[:, None],
         )
     score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
     ok, sym8, prof, sol, area, centroid = _symbols(
@@ -4171,6 +4174,18 @@ def _inside_image(
     return inside
 
 
+def _touches_hidden(reads: _Reads, n: int, p: int) -> NDArray[np.bool_]:
+    """``(N,)`` whether the symbol score's half-way region (``score > 0.5``) of each of the N
+    ``(p, p)`` patches of ``reads`` (read with ``occlusion="all"``) lies on or next to (3 x 3)
+    the occluder left out of it (``hidden``)."""
+    assert reads.hidden is not None
+    k = np.ones((3, 3), np.uint8)
+    sym = (reads.score > 0.5).reshape(n, p, p).view(np.uint8)
+    hidden = reads.hidden.reshape(n, p, p)
+    near_hidden = np.stack([cv2.dilate(h.view(np.uint8), k) for h in hidden]) > 0
+    return cast(_B, (near_hidden & (sym > 0)).reshape(n, -1).any(axis=1))
+
+
 def _read_partly_covered(
     source: _TileSource,
     env: NDArray[np.float32],
@@ -4229,25 +4244,28 @@ def _read_partly_covered(
     cells, centres = cells[inside], centres[inside]
     n = len(cells)
     corners = _tile_corners(centres, cells, image_from_grid, None, np.zeros(n), fill, False, s)
-    reads = _read_patches(
-        source,
-        corners,
-        replace(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share),
-        keep,
-        occlusion="all",
-    )
-    if reads.hidden is None:
-        return None
+    s_part = replace(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share)
+    # a first look says whose symbol touches the occluder (its ``ok``, ``score`` and
+    # ``hidden`` are a full reading's); most looks find none, and nothing is read in full
     p = s.patch_px
-    hidden = reads.hidden.reshape(n, p, p)
-    k = np.ones((3, 3), np.uint8)
-    sym = (reads.score > 0.5).reshape(n, p, p).view(np.uint8)
-    near_hidden = np.stack([cv2.dilate(h.view(np.uint8), k) for h in hidden]) > 0
-    touch = (near_hidden & (sym > 0)).reshape(n, -1).any(axis=1)
-    cand = reads.ok & touch
+    look = _read_patches(source, corners, s_part, False, first_look=True, occlusion="all")
+    if look.hidden is None:
+        return None
+    cand = look.ok & _touches_hidden(look, n, p)
     if not cand.any():
         return None
     env_at = _envelope_at(env, centres * scale).astype(np.float64)
+    # ... and whose margin is dark: with ``glare=False`` the only way through
+    # :func:`_tile_like` below (the same test on the same margin colour, which the first look
+    # reads as a full reading does)
+    dark = look.body_v < s.grow_max_dark * env_at
+    if ref_ratio is not None:
+        dark &= look.body_v / np.maximum(env_at, 1.0) <= s.body_relative_max * ref_ratio
+    if not (cand & dark).any():
+        return None
+    reads = _read_patches(source, corners, s_part, keep, occlusion="all")
+    assert reads.hidden is not None
+    hidden = reads.hidden.reshape(n, p, p)
     cand &= _tile_like(
         reads,
         np.zeros(n, np.int64),
@@ -4337,12 +4355,9 @@ def _grow_on_lattice(
     # where each known tile really is, against the lattice: a lattice fitted to the whole
     # board bends away from a far arm (lens, a table that is not flat, tiles pushed along a
     # line), so a free cell is looked for where its neighbours' offsets say
-    resid = {
-        (int(r), int(c)): xy - p
-        for (r, c), xy, p in zip(
-            have, have_xy, _apply_h(image_from_grid, have[:, ::-1].astype(np.float64)), strict=True
-        )
-    }
+    # (one subtraction for all; each cell keeps its own row, a copy)
+    off_all = have_xy - _apply_h(image_from_grid, have[:, ::-1].astype(np.float64))
+    resid = {(r, c): xy.copy() for (r, c), xy in zip(have.tolist(), off_all, strict=True)}
     got: list[
         tuple[
             NDArray[np.int64], NDArray[np.float64], NDArray[np.float64], _Reads, NDArray[np.float64]
@@ -5516,11 +5531,13 @@ def _assemble(
                 )
             )
             # (only alone: one near the board is read by growth as any free cell beside it)
+            # (all at once: a read's own cell, the one valid read it may be, is left out)
             vv = np.nonzero(valid)[0]
-            for j in np.nonzero(vouched)[0]:
-                others = vv[vv != j]
-                near = np.abs(cells[others] - cells[j]).max(axis=1) <= s.isolated_cells
-                vouched[j] = not near.any()
+            vj = np.nonzero(vouched)[0]
+            if len(vj):
+                near = _chebyshev(cells[vj], cells[vv]) <= s.isolated_cells
+                near &= vj[:, None] != vv[None, :]
+                vouched[vj] = ~near.any(axis=1)
             valid |= vouched
     if int(valid.sum()) > 1:
         vi = np.nonzero(valid)[0]
