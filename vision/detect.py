@@ -857,7 +857,27 @@ class DetectorSettings:
             cached sets (baseline readings), of the reads without a side neighbour, 122 true,
             63 false: beyond 20 and 1.4, 22 false and no true one (true reads beyond 20 keep
             margins at 1.21 or darker; true ones lighter than 1.4 lie within 16 of a paint).
-            Needs the board's black (``min_pitch_support`` black margins). 0 turns it off.
+            Since branch ``false17``: 16 and 1.2 (were 20 and 1.4). On the m16z readings of
+            the 60 seventeenth-session tuning sets (148,665 true reads, 369 unmatched), reads
+            without a side neighbour beyond 16 and 1.2 are 36 unmatched (noise, checked and
+            floral cloths' blots, 16 of them in seed 107 legal scene 31), one visible tile read
+            right, one misread and two covered tiles read right; at 12 and 1.2, 50 unmatched
+            against 8 true. Needs the board's black (``min_pitch_support`` black margins).
+            0 turns it off.
+        pale_margin_colour_distance, pale_margin_body_ratio: a read whose margin is lighter
+            than ``pale_margin_body_ratio`` x the board's black margins' median against the
+            local light (``V / E``, as ``doubt_body_ratio``) shows no black paint there, and
+            with its symbol farther than ``pale_margin_colour_distance`` from every paint
+            (weighted CIE76) it is no tile, however many reads it touches: a checked or noise
+            cloth's pale check or blot read in a cell beside the board (its neighbours' black
+            sides frame it), which the doubt tests above miss when the symbol lies within 32
+            of a paint and the margin's grey hides the cloth's chroma. Measured on the
+            readings of the 60 seventeenth-session tuning sets (m16z, 148,665 true reads, 369
+            unmatched): beyond 4.0 and 12 lie 47 unmatched reads and 3 true ones (one read
+            right, two misread); at 3.5 the true ones are 15. 41 of the 47 are one scene's
+            gingham checks (seed 97 scene 59 in three of its renders), so the bound rests on
+            few scenes. Needs the board's black (``min_pitch_support`` black margins). 0
+            turns it off.
         lone_foreign_chroma, lone_foreign_colour_distance: ... and such a lone read whose
             margin shows a third colour - chroma that neither the board's black paint nor its
             own symbol's bleed explains above ``lone_foreign_chroma`` (``_foreign_chroma``,
@@ -1390,8 +1410,10 @@ class DetectorSettings:
     max_margin_bleed: float = 20.0
     bleed_min_reads: int = 8
     bleed_floor: float = 0.02
-    lone_doubt_colour_distance: float = 20.0
-    lone_doubt_body_ratio: float = 1.4
+    lone_doubt_colour_distance: float = 16.0
+    lone_doubt_body_ratio: float = 1.2
+    pale_margin_colour_distance: float = 12.0
+    pale_margin_body_ratio: float = 4.0
     lone_foreign_chroma: float = 0.22
     lone_foreign_colour_distance: float = 13.0
     window_min_sides: int = 3
@@ -5818,6 +5840,19 @@ def _assemble(
             ~sided
             & (paint_d > s.lone_doubt_colour_distance)
             & (rel_ix > s.lone_doubt_body_ratio * black_rel)
+        )
+    # a margin several times lighter than the board's black is no black paint at all, and a
+    # symbol off every paint in it no print (``pale_margin_*``): a light cloth's motif
+    if (
+        len(idx) > 1
+        and s.pale_margin_colour_distance > 0
+        and black_rel is not None
+        and int(black.sum()) >= s.min_pitch_support
+    ):
+        rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
+        paint_ok &= ~(
+            (paint_d > s.pale_margin_colour_distance)
+            & (rel_ix > s.pale_margin_body_ratio * black_rel)
         )
     # ... and one whose margin shows a third colour (a cloth's ground) and whose symbol is
     # not near a paint either (``lone_foreign_*``), until none is left

@@ -50,3 +50,19 @@ def test_a_checked_cloths_checks_apart_from_the_board_make_no_tiles() -> None:
     assert _false(off) >= 2
     assert _false(on) <= _false(off) - 2
     assert on.matched_visible == off.matched_visible
+
+
+def test_a_noise_cloths_blots_off_the_board_on_a_glared_scene_make_no_tiles() -> None:
+    """Seed 107 legal scene 31, linear render (noise cloth, glare, dim, uneven light, 1080p;
+    found 2026-11-23): blots with no read on their sides, 16-20 from every paint with
+    margins 1.2-1.4x the board's black, read as tiles under the bounds before (20 and 1.4,
+    12 false when measured); with 16 and 1.2 most go (2 left), and every tile stays."""
+    before = dataclasses.replace(
+        DEFAULT, lone_doubt_colour_distance=20.0, lone_doubt_body_ratio=1.4
+    )
+    on = score_hard_scene(107, 31, legal_board, DEFAULT, "linear")
+    old = score_hard_scene(107, 31, legal_board, before, "linear")
+    assert _false(old) >= 8
+    assert _false(on) <= _false(old) - 6
+    assert on.matched_visible == old.matched_visible
+    assert on.identity_ok == old.identity_ok
