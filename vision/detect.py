@@ -718,6 +718,31 @@ class DetectorSettings:
             passes with a darker check on one side (at 1.0: +3 false tiles on tuning, seed 31 legal
             scene 1 +2; at 1.5 a hand's tiles too); requiring the opposite side lit kept no false
             tile out and lost 1 tile on tuning, 2 on the probe. 0 turns it off.
+        grow_side_glare_max: growth's last look at a free cell beside the board where no look
+            found a symbol, and its reading of the cells a look found: a side of the margin lit
+            or shaded by the light's own grey (``side_glare_max``'s and ``side_shade_max``'s
+            other tests) passes up to this x the symbol-body colour distance (branch
+            ``glare17``; 0 turns it off). Glare is light added on the glossy top
+            (``vision.render``: the light's colour x a highlight of the lamp's or window's size
+            and edge x the surface's gloss), so its change over one tile follows the highlight,
+            not the symbol's contrast, which glare itself lowers; the cell is still judged
+            against the board's black (``_judge_grown``). The earlier looks keep their bounds
+            (raising them there made a full square's reading of a pushed tile win over the
+            smaller square's that passed: 2 tiles lost on 26 tuning sets). Census of the 464
+            uncovered tiles missed in glare scenes of the 60 tuning sets (detector m16z): 132 in
+            lost boards, 332 beside found tiles; of these 75 failed growth's first look, 27 of
+            them on sides of the light's grey alone at 1.2-2.8 x the contrast (seed 103 legal
+            scene 1: blue tiles under a warm lamp's highlight on a checked cloth). At 2.0
+            against off, the 60 tuning sets: missed 1077 -> 1052, false 473 -> 475, misread
+            1717 -> 1720, boards exact 2542 -> 2545 (glare scenes: missed 601 -> 583); probe
+            seed 113: missed 54 -> 53, misread 143 -> 142, false and exact unchanged. At 3.0
+            (the largest need seen, 2.8): missed 1047, false 479, misread 1723, exact 2545,
+            probe missed 54: the 4 more false tiles are tiles a hand hides over 1/3 of (a
+            finger's side passes as lit; seed 103 random scene 13, both ISPs, seed 67 legal
+            gamma 13) and a noise cloth's blot (seed 83 legal 29). The 2 false tiles left at
+            2.0: seed 79 random 56 (a hand-hidden tile) and seed 83 legal gamma 29 (the blot).
+            Requiring the side's change to lie along the margin's own colour (glare's; angle
+            8-20 deg) kept none of them out and lost tiles.
         centre_disc: radius of the centre disc sampled as "symbol": every classic symbol
             covers the centre (the thinnest, star4, has an inner radius of about 0.1).
         symbol_core_score, min_core_px: the symbol's colour is the mean of its pixels scored
@@ -1459,6 +1484,7 @@ class DetectorSettings:
     side_glare_off_line: float = 0.5
     side_glare_max_saturation: float = 0.5
     side_shade_max: float = 1.5
+    grow_side_glare_max: float = 2.0
     alternative_colours: int = 2
     alternative_shapes: int = 6
     alternative_min_confidence: float = 1e-4
@@ -2317,6 +2343,7 @@ def _read_patches(
     only: NDArray[np.int64] | None = None,
     occlusion: str = "off",
     shaded_sides: bool = False,
+    lit_side_max: float | None = None,
 ) -> _Reads:
     """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
 
@@ -2356,6 +2383,9 @@ def _read_patches(
         shaded_sides: a side darker than the margin in the light's grey passes too
             (``side_shade_max``; growth's reads of the free cells beside the board, whose
             margins its checks judge against the board's black).
+        lit_side_max: the bound of a lit (and a shaded) side, x symbol-body colour distance
+            (None: ``side_glare_max`` and ``side_shade_max``; growth's last look,
+            ``grow_side_glare_max``).
 
     Returns:
         :class:`_Reads` over the N tiles (the M of ``only``).
@@ -2454,7 +2484,8 @@ def _read_patches(
         off = np.sqrt(((x - t[:, None, :] * d_s) ** 2).sum(axis=1))
         x_lo = x.min(axis=1)
         lit = (x_lo > 0) & (off >= s.side_glare_off_line * dk)
-        lit &= dk <= s.side_glare_max * contrast_c[:, None]
+        lit_max = s.side_glare_max if lit_side_max is None else lit_side_max
+        lit &= dk <= lit_max * contrast_c[:, None]
         if s.side_glare_max_saturation < 1.0:
             xm = x.max(axis=1)
             lit &= (xm - x_lo) <= s.side_glare_max_saturation * xm
@@ -2463,7 +2494,8 @@ def _read_patches(
             # channel, by the light's own grey (``side_shade_max``)
             x_hi = x.max(axis=1)
             shade = (x_hi < 0) & (off >= s.side_glare_off_line * dk)
-            shade &= dk <= s.side_shade_max * contrast_c[:, None]
+            shade_max = s.side_shade_max if lit_side_max is None else lit_side_max
+            shade &= dk <= shade_max * contrast_c[:, None]
             if s.side_glare_max_saturation < 1.0:
                 shade &= (x_hi - x_lo) <= s.side_glare_max_saturation * -x_lo
             lit |= shade
@@ -4518,6 +4550,32 @@ def _grow_on_lattice(
                     second.profile[k], second.solidity[k], s.shape
                 ).min(axis=1)
             look_scale[again[second.ok]] = k_look
+        lit_side_max = None
+        if s.grow_side_glare_max > 0:
+            lit_side_max = s.grow_side_glare_max
+            # where no look found a symbol, one more at the full square whose lit or shaded
+            # sides of the light's grey may stray farther (``grow_side_glare_max``): glare's
+            # change over one tile follows the highlight, not the symbol's contrast
+            again = np.nonzero(~found & contrast)[0]
+            if len(again):
+                lit_look = _read_patches(
+                    source,
+                    corners[again],
+                    s,
+                    False,
+                    first_look=True,
+                    occlusion="fallback",
+                    shaded_sides=True,
+                    lit_side_max=s.grow_side_glare_max,
+                )
+                found[again] = lit_look.ok
+                centroid[again] = lit_look.centroid
+                if lit_look.ok.any():
+                    k = np.nonzero(lit_look.ok)[0]
+                    outline[again[k]] = outline_distances(
+                        lit_look.profile[k], lit_look.solidity[k], s.shape
+                    ).min(axis=1)
+                look_scale[again[lit_look.ok]] = 1.0
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
         off = centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
@@ -4549,6 +4607,7 @@ def _grow_on_lattice(
             only=np.searchsorted(ext, sub),
             occlusion="probe",
             shaded_sides=True,
+            lit_side_max=lit_side_max,
         )
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
