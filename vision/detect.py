@@ -451,10 +451,11 @@ class DetectorSettings:
             401 -> 381, false 148 -> 203); along lines of one tile, 422 -> 408 and 154 -> 167 (25
             sets), on all 60 missed 1077 -> 1060, false 473 -> 451 (-38 in three checked-cloth
             scenes whose reading flipped, +16 elsewhere), misread 1717 -> 1721, exact 2542 -> 2540.
-            A line of two (on the 32 scenes that changed, against none) keeps every tile found but
-            two and leaves exact boards as they were: a tile found by a shifted look carries its
-            offset to its neighbours, and a gingham's checks beside a false read go on as a chain. 0
-            turns it off.
+            A line of two (a tile found by a shifted look carries its offset to its neighbours, and
+            a gingham's checks beside a false read went on as a chain), on all 60: missed 1077 ->
+            1060, false 473 -> 466 (-19 in two checked-cloth scenes whose reading flipped, +12
+            elsewhere), misread 1717 -> 1720, exact 2542 -> 2542; transfer probe seed 113 unchanged
+            (no scene differs). 0 turns it off.
         grow_shift_max_shape_distance, grow_shift_max_foreign_chroma: ... and a cell a
             shifted look found is taken only with a symbol whose outline (the full read's,
             :func:`vision.shapes.outline_distances`) lies within this distance of a printed
