@@ -435,6 +435,37 @@ class DetectorSettings:
             cells read in full and rejected read beyond 0.6 (wood grain, a cloth's blots);
             readings on the nine cached sets unchanged. On the 1080p bench frame (light
             wood) 6 of 10 such cells are no longer read in full. inf: every cell found.
+        grow_shift_look, grow_shift_on_line, grow_shift_line_tiles: where no look centred on a free
+            cell finds a symbol near its centre (though the centre stands out from the margin), more
+            looks at ``grow_first_look`` of the square, shifted by this fraction of the tile side
+            both ways along each lattice axis on which a line of ``grow_shift_line_tiles`` tiles
+            leads into the cell (every axis when ``grow_shift_on_line`` is off), see
+            :func:`_shifted_looks`. A symbol found within ``grow_max_offset`` of a shifted look's
+            centre is read and judged as any grown cell, and is not taken within
+            ``blob_seed_same_spot`` of a placed tile. Of the 33 traced tiles missed right beside a
+            found one with no symbol found (sixteenth session's census), 16 were looked at 0.15-0.33
+            of a tile off their centre (a lattice bent away from a far arm, a line of tiles pushed
+            along itself); of 59 such misses traced on six tuning sets of m16z, 14 (0.2-0.58 off): a
+            shift of a quarter leaves at most about a tenth of the common ones. Shifting along every
+            axis found the tiles but grew a cloth's blots beside the board (24 tuning sets: missed
+            401 -> 381, false 148 -> 203); along lines of one tile, 422 -> 408 and 154 -> 167 (25
+            sets), on all 60 missed 1077 -> 1060, false 473 -> 451 (-38 in three checked-cloth
+            scenes whose reading flipped, +16 elsewhere), misread 1717 -> 1721, exact 2542 -> 2540.
+            A line of two (a tile found by a shifted look carries its offset to its neighbours, and
+            a gingham's checks beside a false read went on as a chain), on all 60: missed 1077 ->
+            1060, false 473 -> 466 (-19 in two checked-cloth scenes whose reading flipped, +12
+            elsewhere), misread 1717 -> 1720, exact 2542 -> 2542; transfer probe seed 113 unchanged
+            (no scene differs). 0 turns it off.
+        grow_shift_max_shape_distance, grow_shift_max_foreign_chroma: ... and a cell a
+            shifted look found is taken only with a symbol whose outline (the full read's,
+            :func:`vision.shapes.outline_distances`) lies within this distance of a printed
+            prototype and a margin whose foreign chroma (:func:`_foreign_chroma`, against the
+            board's black) is at most this: the shifted looks give a patterned cloth's blots
+            beside the board more chances. Measured on the 18 tuning scenes the shifted
+            looks changed (lines only): the 21 true tiles they found read outlines of
+            0.04-0.12 (one 0.21) and foreign chroma 0.00-0.12, the 13 false reads kept
+            0.04-0.34 and 0.01-0.34 (9 beyond one bound or the other); on those scenes
+            missed 21 -> 10, false 24 -> 26 against no shifted looks.
         weak_search_rounds: the weak (lifted, neutral) masks are searched around the dark-mask
             symbols, then once more around the weak symbols found (a glare spot can wash out
             a whole arm of the board); 1 = no second search.
@@ -1351,6 +1382,11 @@ class DetectorSettings:
     glare_patch_max_saturation: float = 0.4
     grow_coarse_contrast: float = 0.5
     grow_look_max_outline: float = 0.6
+    grow_shift_look: float = 0.25
+    grow_shift_on_line: bool = True
+    grow_shift_line_tiles: int = 2
+    grow_shift_max_shape_distance: float = 0.12
+    grow_shift_max_foreign_chroma: float = 0.15
     weak_search_margin: float = 6.0
     refit_rounds: int = 2
     reread_shift: float = 0.04
@@ -4360,6 +4396,62 @@ def _read_partly_covered(
     return cells[idx_ok], centres[idx_ok], corners[idx_ok], reads.take(idx_ok), conf
 
 
+#: The directions of growth's shifted looks (``grow_shift_look``), in tile sides along the
+#: patch's u (columns) and w (rows) axes.
+_SHIFT_DIRECTIONS = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+
+
+def _shifted_looks(
+    source: _TileSource,
+    centres: NDArray[np.float64],
+    corners: NDArray[np.float64],
+    moves: NDArray[np.float64],
+    valid: NDArray[np.bool_],
+    s: DetectorSettings,
+) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """Growth's looks at M free cells moved off the lattice's centre, at
+    ``grow_first_look`` of the cell's square (``centres`` ``(M, 2)`` and ``corners``
+    ``(M, 4, 2)`` image px, clockwise from top-left), for cells no look centred on them found
+    a symbol in: a lattice misplaced there (bent away from the board's far arm) or a line of
+    tiles pushed along itself puts the cell a fifth to a third of a tile off its tile, and
+    the margin band of every centred look lies partly on the table beside it.
+
+    ``moves`` ``(D, M, 2)`` image px: up to D looks per cell, those ``valid`` ``(D, M)``. A
+    look counts when it finds a symbol within ``grow_max_offset`` of its own centre and an
+    outline within ``grow_look_max_outline`` of a prototype; of those, the one whose symbol
+    lies nearest the cell's centre. Returns ``(hit (M,), move (H, 2), centroid (H, 2),
+    outline (H,))`` for the H hits: the look's move (image px), its symbol's centroid (in
+    sides of the look's square, as :func:`_read_patches` gives it) and outline distance.
+    """
+    nd, m = valid.shape
+    k = s.grow_first_look if 0.0 < s.grow_first_look < 1.0 else 1.0
+    base = centres[:, None, :] + k * (corners - centres[:, None, :])  # (M, 4, 2)
+    dk, mk = np.nonzero(valid)
+    looks = base[mk] + moves[dk, mk][:, None, :]
+    read = _read_patches(
+        source, looks, s, False, first_look=True, occlusion="fallback", shaded_sides=True
+    )
+    outline = np.full(len(mk), np.inf)
+    if read.ok.any():
+        j = np.nonzero(read.ok)[0]
+        outline[j] = outline_distances(read.profile[j], read.solidity[j], s.shape).min(axis=1)
+    cen = read.centroid
+    good = read.ok & (k * np.hypot(*cen.T) <= s.grow_max_offset)
+    good &= outline <= s.grow_look_max_outline
+    ax_u = corners[mk, 1] - corners[mk, 0]
+    ax_w = corners[mk, 3] - corners[mk, 0]
+    at = moves[dk, mk] + k * (cen[:, :1] * ax_u + cen[:, 1:] * ax_w)  # from the cell's centre
+    reach = np.full((nd, m), np.inf)
+    reach[dk, mk] = np.where(good, np.hypot(*at.T), np.inf)
+    best = np.argmin(reach, axis=0)
+    hit = np.isfinite(reach[best, np.arange(m)])
+    h = np.nonzero(hit)[0]
+    row = np.full((nd, m), -1, np.int64)
+    row[dk, mk] = np.arange(len(mk))
+    j = row[best[h], h]
+    return hit, moves[best[h], h], cen[j], outline[j]
+
+
 def _grow_on_lattice(
     source: _TileSource,
     small: NDArray[np.uint8],
@@ -4576,13 +4668,52 @@ def _grow_on_lattice(
                         lit_look.profile[k], lit_look.solidity[k], s.shape
                     ).min(axis=1)
                 look_scale[again[lit_look.ok]] = 1.0
+        # where no look centred on the cell finds a symbol, looks shifted along the lattice's
+        # axes (``grow_shift_look``): the lattice misplaced there, or the tile pushed along
+        # its line, puts the cell a fifth to a third of a tile off it
+        shift = np.zeros((n, 2))  # image px
+        shifted = np.zeros(n, bool)
+        again = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
+        if len(again) and s.grow_shift_look > 0:
+            d = s.grow_shift_look * _SHIFT_DIRECTIONS  # (D, 2) tile sides along u, w
+            ax_u = corners[again, 1] - corners[again, 0]
+            ax_w = corners[again, 3] - corners[again, 0]
+            moves = d[:, None, :1] * ax_u[None] + d[:, None, 1:] * ax_w[None]  # (D, M, 2)
+            # ... along a line leading into the cell only (``grow_shift_line_tiles`` tiles
+            # on that axis, ``grow_shift_on_line``): a cloth's pattern beside a corner of
+            # the board or a lone read gets no more looks than before
+            on_line = np.array(
+                [
+                    [
+                        any(
+                            all(
+                                (int(r) + a * q * dr, int(c) + a * q * dc) in taken
+                                for q in range(1, s.grow_shift_line_tiles + 1)
+                            )
+                            for a in (-1, 1)
+                        )
+                        for r, c in cells[again]
+                    ]
+                    for dc, dr in _SHIFT_DIRECTIONS.astype(np.int64)
+                ],
+                bool,
+            ).reshape(len(d), len(again)) | (not s.grow_shift_on_line)
+            if on_line.any():
+                hit, mv_h, cen, out = _shifted_looks(
+                    source, centres[again], corners[again], moves, on_line, s
+                )
+                at_hit = again[hit]
+                shifted[at_hit], shift[at_hit], centroid[at_hit] = True, mv_h, cen
+                outline[at_hit], found[at_hit] = out, True
+                look_scale[at_hit] = s.grow_first_look
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
         off = centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
         ax_u = corners[:, 1] - corners[:, 0]
         ax_w = corners[:, 3] - corners[:, 0]
-        centres = centres + off[:, :1] * ax_u + off[:, 1:] * ax_w
-        corners = corners + (off[:, :1] * ax_u + off[:, 1:] * ax_w)[:, None, :]
+        at = off[:, :1] * ax_u + off[:, 1:] * ax_w + shift  # (a shifted look's move too)
+        centres = centres + at
+        corners = corners + at[:, None, :]
         # only cells whose first reading found a symbol near the centre can join: they are
         # read again with their neighbours in the stack of patches (which the 2 px smoothing
         # and the Laplacian reach across patch borders), so each reads exactly as it would
@@ -4671,6 +4802,20 @@ def _grow_on_lattice(
                 ok[retry[got_i]] = True
                 black[retry[got_i]] = black2[got_i]
                 pr[retry[got_i]] = pr2[got_i]
+        moved = shifted[sub]
+        if (moved & ok).any():
+            # a cell a shifted look found: a printed outline and the board's black margin
+            # (``grow_shift_max_shape_distance``, ``grow_shift_max_foreign_chroma``): a
+            # cloth's blot beside the board gets more looks than before
+            jm = np.nonzero(moved & ok)[0]
+            ok[jm] &= (
+                outline_distances(reads.profile[jm], reads.solidity[jm], s.shape).min(axis=1)
+                <= s.grow_shift_max_shape_distance
+            )
+            ok[jm] &= ref_body is not None and (
+                _foreign_chroma(reads.body_rgb[jm], reads.symbol_rgb[jm], ref_body)
+                <= s.grow_shift_max_foreign_chroma
+            )
         if pending:
             # a pending cell joins when a glared tile now lies beside it; cells looked at only
             # because they touch a pending cell that stays out are not taken (and may be
@@ -4696,16 +4841,19 @@ def _grow_on_lattice(
                 else:
                     del resid[key]
             pending = {}
-        if seeds and ok.any():
+        if (seeds or moved.any()) and ok.any():
             # two tiles cannot lie on one spot: a read that re-centred onto the symbol of a
-            # tile already placed (a seed's hole off its cell, read again from its neighbour)
-            # is not taken (``blob_seed_same_spot``, in cells along both grid axes)
+            # tile already placed (a seed's hole off its cell, read again from its neighbour;
+            # a shifted look that found a neighbour's symbol) is not taken
+            # (``blob_seed_same_spot``, in cells along both grid axes)
             h_inv = np.linalg.inv(image_from_grid)
             placed = [_apply_h(h_inv, have_xy)] + [_apply_h(h_inv, g[1]) for g in got]
             at_ok = _apply_h(h_inv, centres)
             for i in np.nonzero(ok)[0]:
                 pl = np.concatenate(placed)
-                if (np.abs(pl - at_ok[i]).max(axis=1) < s.blob_seed_same_spot).any():
+                if (seeds or moved[i]) and (
+                    np.abs(pl - at_ok[i]).max(axis=1) < s.blob_seed_same_spot
+                ).any():
                     ok[i] = False
                 else:
                     placed.append(at_ok[i : i + 1])
