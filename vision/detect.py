@@ -4435,6 +4435,38 @@ def _read_partly_covered(
     return cells[idx_ok], centres[idx_ok], corners[idx_ok], reads.take(idx_ok), conf
 
 
+def _first_look(
+    source: _TileSource,
+    squares: NDArray[np.float64],
+    s: DetectorSettings,
+    at: NDArray[np.intp],
+    found: _B,
+    centroid: NDArray[np.float64],
+    outline: NDArray[np.float64],
+    lit_side_max: float | None = None,
+) -> _Reads:
+    """Growth's first look (:func:`_read_patches` with ``first_look``, the occluder as a
+    fallback, shaded sides) at the free cells ``at`` ``(M,)`` on ``squares`` ``(M, 4, 2)``
+    image px, written into growth's arrays over all its cells: ``found`` ``(N,)`` (a symbol
+    found), ``centroid`` ``(N, 2)`` (in sides of the square) and, where found, ``outline``
+    ``(N,)`` (the distance to the nearest prototype). Returns the reading."""
+    read = _read_patches(
+        source,
+        squares,
+        s,
+        False,
+        first_look=True,
+        occlusion="fallback",
+        shaded_sides=True,
+        lit_side_max=lit_side_max,
+    )
+    found[at], centroid[at] = read.ok, read.centroid
+    if read.ok.any():
+        k = np.nonzero(read.ok)[0]
+        outline[at[k]] = outline_distances(read.profile[k], read.solidity[k], s.shape).min(axis=1)
+    return read
+
+
 #: The directions of growth's shifted looks (``grow_shift_look``), in tile sides along the
 #: patch's u (columns) and w (rows) axes.
 _SHIFT_DIRECTIONS = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
@@ -4657,30 +4689,13 @@ def _grow_on_lattice(
             look_at = np.nonzero(coarse >= s.grow_coarse_contrast * s.min_symbol_contrast)[0]
         if not len(look_at):
             break
-        looked = _read_patches(
-            source,
-            corners[look_at],
-            s,
-            False,
-            first_look=True,
-            occlusion="fallback",
-            shaded_sides=True,
-        )
-        assert looked.contrast is not None
         found, centroid, contrast = np.zeros(n, bool), np.zeros((n, 2)), np.zeros(n, bool)
-        found[look_at], centroid[look_at], contrast[look_at] = (
-            looked.ok,
-            looked.centroid,
-            looked.contrast,
-        )
+        outline = np.full(n, np.inf)
+        looked = _first_look(source, corners[look_at], s, look_at, found, centroid, outline)
+        assert looked.contrast is not None
+        contrast[look_at] = looked.contrast
         assert looked.occluder is not None
         shown.update((int(r), int(c)) for r, c in cells[look_at[looked.occluder]])
-        outline = np.full(n, np.inf)
-        if looked.ok.any():
-            k = np.nonzero(looked.ok)[0]
-            outline[look_at[k]] = outline_distances(
-                looked.profile[k], looked.solidity[k], s.shape
-            ).min(axis=1)
         # where it finds no symbol near the centre, a second look at a slightly smaller square
         # (``grow_first_look``), whose margin band stays on the tile's top when the tile is
         # pushed or turned off the lattice
@@ -4696,45 +4711,20 @@ def _grow_on_lattice(
             if not 0.0 < k_look < 1.0 or not len(again):
                 continue
             look = centres[again, None, :] + k_look * (corners[again] - centres[again, None, :])
-            second = _read_patches(
-                source, look, s, False, first_look=True, occlusion="fallback", shaded_sides=True
-            )
+            second = _first_look(source, look, s, again, found, centroid, outline)
             assert second.occluder is not None
             shown.update((int(r), int(c)) for r, c in cells[again[second.occluder]])
-            found[again] = second.ok
-            centroid[again] = second.centroid
-            if second.ok.any():
-                k = np.nonzero(second.ok)[0]
-                outline[again[k]] = outline_distances(
-                    second.profile[k], second.solidity[k], s.shape
-                ).min(axis=1)
             look_scale[again[second.ok]] = k_look
-        lit_side_max = None
-        if s.grow_side_glare_max > 0:
-            lit_side_max = s.grow_side_glare_max
-            # where no look found a symbol, one more at the full square whose lit or shaded
-            # sides of the light's grey may stray farther (``grow_side_glare_max``): glare's
-            # change over one tile follows the highlight, not the symbol's contrast
-            again = np.nonzero(~found & contrast)[0]
-            if len(again):
-                lit_look = _read_patches(
-                    source,
-                    corners[again],
-                    s,
-                    False,
-                    first_look=True,
-                    occlusion="fallback",
-                    shaded_sides=True,
-                    lit_side_max=s.grow_side_glare_max,
-                )
-                found[again] = lit_look.ok
-                centroid[again] = lit_look.centroid
-                if lit_look.ok.any():
-                    k = np.nonzero(lit_look.ok)[0]
-                    outline[again[k]] = outline_distances(
-                        lit_look.profile[k], lit_look.solidity[k], s.shape
-                    ).min(axis=1)
-                look_scale[again[lit_look.ok]] = 1.0
+        lit_side_max = s.grow_side_glare_max if s.grow_side_glare_max > 0 else None
+        # where no look found a symbol, one more at the full square whose lit or shaded
+        # sides of the light's grey may stray farther (``grow_side_glare_max``): glare's
+        # change over one tile follows the highlight, not the symbol's contrast
+        again = np.nonzero(~found & contrast)[0]
+        if lit_side_max is not None and len(again):
+            lit_look = _first_look(
+                source, corners[again], s, again, found, centroid, outline, lit_side_max
+            )
+            look_scale[again[lit_look.ok]] = 1.0
         # where no look centred on the cell finds a symbol, looks shifted along the lattice's
         # axes (``grow_shift_look``): the lattice misplaced there, or the tile pushed along
         # its line, puts the cell a fifth to a third of a tile off it
