@@ -963,6 +963,28 @@ class DetectorSettings:
             ``window_max_distance`` x that spread of the table's colour, it is the table, not a
             paint (felt and cloth boards with holes: seed 2026 random scene 29, seed 31 legal
             scene 35). 0 (``window_max_distance``) turns it off.
+        table_colour_distance, table_colour_share: a read whose margin and symbol are both
+            colours the table shows around the board - each within ``table_colour_distance``
+            (CIELAB, OpenCV 8-bit scale) of more than ``table_colour_share`` of the table's
+            points (:func:`_table_colours`: the free cells two and three cells from the reads,
+            25 points a cell, each the mean of 3 x 3 work px) - is the table's own motif: a
+            noise or floral cloth's blot, a gingham's check, the table seen through a
+            walled-in empty cell. Such reads keep symbols 10-30 from a paint and margins
+            1.0-1.6 x the board's black, which glared and dim tiles reach too (the doubt tests
+            above cannot take them), but a tile's black paint and printed symbol together are
+            hardly both the table's colours. Not judged where the table shows the board's
+            black paint itself at more than ``table_colour_share`` (a dark laminate, wood or
+            cloth: every margin is then the table's; seed 29 random scene 56, a dark laminate
+            whose ring showed its blue and purple symbols' colours at 1-2.5 %, lost 6 tiles
+            without this). Measured (branch ``false18``) on the m17z readings of
+            the false tiles' scenes of the 68 eighteenth-session tuning sets (10,133 true
+            reads, 323 false): at 8 and 0.01, 187 false reads against 4 true ones (at 12 and
+            0.03, 176 against 5; at 16 and 0.03, 201 against 27). On the 68 tuning sets
+            against m17z: missed 1112 -> 1126, false 432 -> 289, misread 2018 -> 2018, boards
+            exact 2902 -> 2936 (the 14 missed in 10 scenes: red tiles on a glared printed grid,
+            seed 71 random scene 49, and blue ones on a dim blue noise cloth whose table shows
+            the black at 0.009); transfer probe seed 131: false 28 -> 22, exact 176 -> 177,
+            missed and misread equal. 0 (``table_colour_share``) turns it off.
         part_max_kind_share, part_max_smallest_share, part_min_reads: one set prints every
             symbol of a kind at one size (as ``size_consistency``): a symbol under
             ``part_max_kind_share`` of the median area of the reads of its kind (at least
@@ -1502,6 +1524,8 @@ class DetectorSettings:
     window_min_area: float = 0.4
     window_max_spread: float = 12.0
     window_max_distance: float = 1.0
+    table_colour_distance: float = 8.0
+    table_colour_share: float = 0.01
     part_max_kind_share: float = 0.4
     part_max_smallest_share: float = 0.8
     part_min_reads: int = 3
@@ -5492,6 +5516,92 @@ def _table_lab(
     return ref, spread
 
 
+def _table_colours(
+    small: NDArray[np.uint8],
+    scale: float,
+    image_from_grid: NDArray[np.float64],
+    tile_cells: NDArray[np.int64],
+    s: DetectorSettings,
+) -> tuple[NDArray[np.float32], NDArray[np.float64]] | None:
+    """The table's own colours around the board, point by point: CIELAB (OpenCV 8-bit
+    scale) and each colour's share of the points.
+
+    The table is sampled where :func:`_table_lab` samples it - the free cells two and three
+    cells (Chebyshev) from the reads - but point by point (a 5 x 5 grid over the middle 80 %
+    of each cell, each point the mean of 3 x 3 work px), not cell by cell: a cloth's motifs
+    keep their colours.
+
+    Args:
+        small: the work image ``(h, w, 3)`` uint8 BGR, ``scale`` x the input image.
+        image_from_grid: ``(3, 3)`` grid ``(col, row, 1)`` -> input image px.
+        tile_cells: ``(N, 2)`` the reads' cells ``(row, col)``.
+
+    Returns:
+        ``(lab (U, 3) float32, share (U,))``: each distinct colour once, or None with fewer
+        than ``unseen_min_table_cells`` such cells inside the image.
+    """
+    if not len(tile_cells):
+        return None
+    r0, c0 = tile_cells.min(axis=0) - 3
+    r1, c1 = tile_cells.max(axis=0) + 3
+    rr, cc = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
+    grid = np.zeros(rr.shape, np.uint8)
+    grid[tile_cells[:, 0] - r0, tile_cells[:, 1] - c0] = 1
+    d1 = cv2.dilate(grid, np.ones((3, 3), np.uint8))
+    d3 = cv2.dilate(grid, np.ones((7, 7), np.uint8))
+    ring = (d3 > 0) & (d1 == 0)
+    cells = np.stack([rr[ring], cc[ring]], axis=1)
+    off = np.linspace(-0.4, 0.4, 5)
+    du, dv = np.meshgrid(off, off)
+    g = np.stack(
+        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
+        axis=2,
+    ).reshape(-1, 2)
+    pts = homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
+    xy = (pts[:, :2] / pts[:, 2:3]) * scale
+    hh, ww = small.shape[:2]
+    inside = (xy[:, 0] >= 1) & (xy[:, 0] < ww - 2) & (xy[:, 1] >= 1) & (xy[:, 1] < hh - 2)
+    if int(inside.reshape(len(cells), 25).all(axis=1).sum()) < s.unseen_min_table_cells:
+        return None
+    xi = xy[inside, 0].round().astype(np.int64)
+    yi = xy[inside, 1].round().astype(np.int64)
+    acc = np.zeros((len(xi), 3), np.float64)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            acc += small[yi + dy, xi + dx]
+    table = (
+        cv2.cvtColor(np.round(acc / 9.0).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+        .reshape(-1, 3)
+        .astype(np.int64)
+    )
+    # (each colour the table shows once, with its count: far fewer than the points)
+    code = (table[:, 0] << 16) | (table[:, 1] << 8) | table[:, 2]
+    code, count = np.unique(code, return_counts=True)
+    lab = np.stack([code >> 16, (code >> 8) & 255, code & 255], axis=1).astype(np.float32)
+    return lab, count / float(len(table))
+
+
+def _share_near(
+    table: tuple[NDArray[np.float32], NDArray[np.float64]],
+    colours_rgb: NDArray[np.float64],
+    distance: float,
+) -> NDArray[np.float64]:
+    """``(M,)`` the share of the table's colours (:func:`_table_colours`) within
+    ``distance`` (CIELAB, OpenCV 8-bit scale) of each of ``colours_rgb`` ``(M, 3)`` (sRGB
+    0..255, R G B)."""
+    uniq, weight = table
+    bgr = np.clip(np.round(colours_rgb[:, ::-1]), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    # (channel by channel: no BLAS call for a small product)
+    d2 = np.zeros((len(lab), len(uniq)), np.float32)
+    for k in range(3):
+        d2 += (lab[:, k, None] - uniq[None, :, k]) ** 2
+    share: NDArray[np.float64] = np.where(d2 < np.float32(distance**2), weight[None, :], 0.0).sum(
+        axis=1
+    )
+    return share
+
+
 def _calibrated_rgb(
     rgb: NDArray[np.float64], gains: tuple[float, float, float]
 ) -> NDArray[np.float64]:
@@ -6153,6 +6263,32 @@ def _assemble(
                 sym_lab = cv2.cvtColor(sym_u8.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
                 d_tab = np.linalg.norm(sym_lab.reshape(-1, 3).astype(np.float64) - table[0], axis=1)
                 paint_ok &= ~(walled & (d_tab <= s.window_max_distance * table[1]))
+    # a read whose symbol and margin are both colours of the table around the board is the
+    # table's own motif (``table_colour_*``)
+    if len(idx) > 1 and s.table_colour_share > 0 and paint_ok.any():
+        kept = np.nonzero(paint_ok)[0]
+        table_cols = _table_colours(small, scale, image_from_grid, cells[ix[kept]], s)
+        # (a table that shows the board's black itself - a dark laminate, wood or cloth -
+        # says nothing of a margin's paint: not judged there)
+        if (
+            table_cols is not None
+            and black_rgb is not None
+            and _share_near(table_cols, black_rgb.reshape(1, 3), s.table_colour_distance)[0]
+            <= s.table_colour_share
+        ):
+            # the margins first (most are black paint, which few tables show), then the
+            # symbols of those that are the table's
+            own = (
+                _share_near(table_cols, reads.body_rgb[ix[kept]], s.table_colour_distance)
+                > s.table_colour_share
+            )
+            if own.any():
+                kept = kept[own]
+                own = (
+                    _share_near(table_cols, reads.symbol_rgb[ix[kept]], s.table_colour_distance)
+                    > s.table_colour_share
+                )
+                paint_ok[kept[own]] = False
     if reads.cut is not None and len(idx):
         # a symbol an occluder cuts is unseen (never guessed); its cell still holds a tile
         paint_ok &= ~reads.cut[ix]
