@@ -40,8 +40,8 @@ def false_tiles(sc: DetectionScore) -> int:
 def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> DetectorSettings:
     """``settings`` with the eleventh session's look-alike checks off (``max_margin_bleed``,
     ``lone_doubt_*``, ``window_*``, ``part_*``), the twelfth's (``lone_foreign_*``), the
-    fourteenth's (``part_max_solid_share``), the seventeenth's (``pale_margin_*``) and any
-    ``more`` fields set: they drop some of the
+    fourteenth's (``part_max_solid_share``), the seventeenth's (``pale_margin_*``), the
+    eighteenth's (``cover_*``) and any ``more`` fields set: they drop some of the
     same look-alikes as older checks, so a test that measures an older check alone turns them
     off."""
     return dataclasses.replace(
@@ -53,6 +53,7 @@ def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> Detecto
         part_max_kind_share=0.0,
         part_max_solid_share=0.0,
         pale_margin_colour_distance=0.0,
+        cover_min_outline=0.0,
         **more,
     )
 
