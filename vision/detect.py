@@ -1207,6 +1207,12 @@ class DetectorSettings:
             cloth bleeds into thin black margins, whose "cast" then colours its white checks
             blue, 0.23-0.27, over balanced cloth margins of 0.12-0.18; 4 tiles lost to
             the false light). False: as read only.
+        grow_glare_min_paint_chroma: ``glare_min_paint_chroma`` for growth's glared test (a
+            free cell beside the board; 0: the same): a purple or green paint under glare
+            shows 24-29 levels over its margin as read on the tiles growth missed so (branch
+            ``miss18``: 24 of the 113 tiles missed for a glared margin on the 68 tuning
+            sets), and 24 takes most of them. Not for every read: at 24 everywhere a noise
+            cloth's blots away from the board passed (R29g scene 19: 4 -> 11 false).
         grow_local_black_cells, grow_local_black_min, grow_local_max_shape_distance: a grown
             cell's margin is judged against the black of the board's tiles within
             ``grow_local_black_cells`` cells of it (Chebyshev; their median brightness over
@@ -1552,6 +1558,7 @@ class DetectorSettings:
     grow_bridge_glare: bool = True
     grow_glare_black_grey: bool = True
     grow_glare_paint_balanced: bool = True
+    grow_glare_min_paint_chroma: float = 24.0
     grow_local_black_cells: int = 2
     grow_local_black_min: int = 2
     grow_local_max_shape_distance: float = 0.2
@@ -3298,6 +3305,7 @@ def _tile_like(
     light_rgb_gains: NDArray[np.float32] | None = None,
     light_grey: NDArray[np.bool_] | None = None,
     black_rgb: NDArray[np.float64] | None = None,
+    min_paint_chroma: float | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -3324,6 +3332,7 @@ def _tile_like(
     another measure (the board's black made grey), as grey as glare gets. ``black_rgb``:
     ``(3,)`` RGB, the board's black margins (None: not known); a glared symbol's paint may
     then also show with them made grey (``grow_glare_paint_balanced``).
+    ``min_paint_chroma``: overrides ``glare_min_paint_chroma`` (None: that).
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -3366,9 +3375,8 @@ def _tile_like(
     # warm, not grey): what the symbol adds over its margin is its paint's colour
     paint = sym - reads.body_rgb
     paint_chroma = paint.max(axis=1) - paint.min(axis=1)
-    shows = (sym_sat - body_sat >= s.glare_min_symbol_saturation) | (
-        paint_chroma >= s.glare_min_paint_chroma
-    )
+    min_chroma = s.glare_min_paint_chroma if min_paint_chroma is None else min_paint_chroma
+    shows = (sym_sat - body_sat >= s.glare_min_symbol_saturation) | (paint_chroma >= min_chroma)
     sym_floor = sym_sat >= s.glare_symbol_saturation_floor
     if black_rgb is not None:
         # ... or does so with the board's black made grey (the light's cast taken off)
@@ -4230,6 +4238,7 @@ def _judge_grown(
             light_rgb_gains=light_rgb_gains,
             light_grey=light_grey,
             black_rgb=ref_body if s.grow_glare_paint_balanced else None,
+            min_paint_chroma=s.grow_glare_min_paint_chroma or None,
         )
         & ~black
     )
