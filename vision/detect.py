@@ -1235,6 +1235,26 @@ class DetectorSettings:
             plus ``glare_extra_saturation``: a purple noise cloth beside a board (R79g
             scene 29) reads 0.26-0.29 balanced so and passed the looser test (2 false).
             False: as read only.
+        grow_glare_paint_balanced: ... and its symbol's paint shows through the glare
+            (``glare_min_symbol_saturation`` or ``glare_min_paint_chroma``, and
+            ``glare_symbol_saturation_floor``) also when, with the board's black margins made
+            grey (von Kries gains as :func:`_balanced_to_black`), its margin is the light's
+            own grey (at most ``glare_lone_max_saturation``) and its symbol more saturated
+            than that margin by ``glare_min_symbol_saturation``: a warm glare over a blue
+            symbol greys it as read (0.02-0.09 saturation against the floor's 0.12; branch
+            ``miss18``: 13 of the 113 tiles missed on the 68 tuning sets for a glared margin
+            growth judged no tile's), and once the light's cast is taken off the blue shows
+            again (balanced margins 0.03-0.11, symbols 0.26-0.40 more saturated). Without
+            the grey margin a checked cloth's white checks passed (R29 scene 13: a warm
+            cloth bleeds into thin black margins, whose "cast" then colours its white checks
+            blue, 0.23-0.27, over balanced cloth margins of 0.12-0.18; 4 tiles lost to
+            the false light). False: as read only.
+        grow_glare_min_paint_chroma: ``glare_min_paint_chroma`` for growth's glared test (a
+            free cell beside the board; 0: the same): a purple or green paint under glare
+            shows 24-29 levels over its margin as read on the tiles growth missed so (branch
+            ``miss18``: 24 of the 113 tiles missed for a glared margin on the 68 tuning
+            sets), and 24 takes most of them. Not for every read: at 24 everywhere a noise
+            cloth's blots away from the board passed (R29g scene 19: 4 -> 11 false).
         grow_local_black_cells, grow_local_black_min, grow_local_max_shape_distance: a grown
             cell's margin is judged against the black of the board's tiles within
             ``grow_local_black_cells`` cells of it (Chebyshev; their median brightness over
@@ -1584,6 +1604,8 @@ class DetectorSettings:
     grow_bridge_cells: int = 3
     grow_bridge_glare: bool = True
     grow_glare_black_grey: bool = True
+    grow_glare_paint_balanced: bool = True
+    grow_glare_min_paint_chroma: float = 24.0
     grow_local_black_cells: int = 2
     grow_local_black_min: int = 2
     grow_local_max_shape_distance: float = 0.2
@@ -3329,6 +3351,8 @@ def _tile_like(
     alt_shape_idx: NDArray[np.int64] | None = None,
     light_rgb_gains: NDArray[np.float32] | None = None,
     light_grey: NDArray[np.bool_] | None = None,
+    black_rgb: NDArray[np.float64] | None = None,
+    min_paint_chroma: float | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -3352,7 +3376,10 @@ def _tile_like(
     none known); a margin is then also glared black paint when it is grey under them (a
     warm lamp's glare is as warm as the lamp, more saturated than ``body_max_saturation``
     unbalanced). ``light_grey``: ``(N,)`` margins known to be the light's own grey by
-    another measure (the board's black made grey), as grey as glare gets.
+    another measure (the board's black made grey), as grey as glare gets. ``black_rgb``:
+    ``(3,)`` RGB, the board's black margins (None: not known); a glared symbol's paint may
+    then also show with them made grey (``grow_glare_paint_balanced``).
+    ``min_paint_chroma``: overrides ``glare_min_paint_chroma`` (None: that).
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -3395,14 +3422,28 @@ def _tile_like(
     # warm, not grey): what the symbol adds over its margin is its paint's colour
     paint = sym - reads.body_rgb
     paint_chroma = paint.max(axis=1) - paint.min(axis=1)
-    neutral &= (sym_sat - body_sat >= s.glare_min_symbol_saturation) | (
-        paint_chroma >= s.glare_min_paint_chroma
-    )
+    min_chroma = s.glare_min_paint_chroma if min_paint_chroma is None else min_paint_chroma
+    shows = (sym_sat - body_sat >= s.glare_min_symbol_saturation) | (paint_chroma >= min_chroma)
+    sym_floor = sym_sat >= s.glare_symbol_saturation_floor
+    if black_rgb is not None:
+        # ... or does so with the board's black made grey (the light's cast taken off)
+        b_bal, y_bal = _balanced_to_black(black_rgb, reads.body_rgb, sym)
+        y_sat = (y_bal.max(axis=1) - y_bal.min(axis=1)) / np.maximum(y_bal.max(axis=1), 1.0)
+        b_sat = (b_bal.max(axis=1) - b_bal.min(axis=1)) / np.maximum(b_bal.max(axis=1), 1.0)
+        # (only a margin that is then the light's own grey, ``glare_lone_max_saturation``: a
+        # margin that keeps a colour of its own is no glare over black paint, and its
+        # balance would colour a cloth's white check too)
+        balanced = (b_sat <= s.glare_lone_max_saturation) & (
+            y_sat - b_sat >= s.glare_min_symbol_saturation
+        )
+        shows |= balanced
+        sym_floor |= balanced
+    neutral &= shows
     # a printed paint reflects more than black paint in its own colour's channel, and glare
     # adds light to both: a "symbol" darker than its margin in every channel is a dark spot
     # on something light (a cloth's dark check on its white), not paint under glare
     lift = (sym / np.maximum(reads.body_rgb, 1.0)).max(axis=1)
-    neutral &= (lift >= s.glare_min_symbol_lift) & (sym_sat >= s.glare_symbol_saturation_floor)
+    neutral &= (lift >= s.glare_min_symbol_lift) & sym_floor
     if few_black:
         # no black tiles seen: glared ones only when a whole glared board shows, tiles of
         # several shapes (a cloth repeats one motif, and its look-alikes read as one shape)
@@ -4243,6 +4284,8 @@ def _judge_grown(
             alt_shape_idx=alt_idx,
             light_rgb_gains=light_rgb_gains,
             light_grey=light_grey,
+            black_rgb=ref_body if s.grow_glare_paint_balanced else None,
+            min_paint_chroma=s.grow_glare_min_paint_chroma or None,
         )
         & ~black
     )
