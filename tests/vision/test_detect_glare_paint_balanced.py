@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.vision.hard_scenes import false_tiles, score_hard_scene
+from hard_scenes import false_tiles, score_hard_scene
+
 from vision.detect import DetectorSettings
 from vision.evaluate import legal_board, random_board
 
