@@ -4539,7 +4539,9 @@ def _first_look(
     fallback, shaded sides) at the free cells ``at`` ``(M,)`` on ``squares`` ``(M, 4, 2)``
     image px, written into growth's arrays over all its cells: ``found`` ``(N,)`` (a symbol
     found), ``centroid`` ``(N, 2)`` (in sides of the square) and, where found, ``outline``
-    ``(N,)`` (the distance to the nearest prototype). Returns the reading."""
+    ``(N,)`` (the distance to the nearest prototype). A later look that finds no symbol
+    leaves an earlier look's symbol (off the centre of its square) as it was (measured
+    neutral: no reading of the 68 tuning sets changes). Returns the reading."""
     read = _read_patches(
         source,
         squares,
@@ -4550,7 +4552,9 @@ def _first_look(
         shaded_sides=True,
         lit_side_max=lit_side_max,
     )
-    found[at], centroid[at] = read.ok, read.centroid
+    # (cells no look found a symbol in keep this look's centroid, as every look wrote it)
+    new = np.nonzero(read.ok | ~found[at])[0]
+    found[at[new]], centroid[at[new]] = read.ok[new], read.centroid[new]
     if read.ok.any():
         k = np.nonzero(read.ok)[0]
         outline[at[k]] = outline_distances(read.profile[k], read.solidity[k], s.shape).min(axis=1)
