@@ -5433,7 +5433,6 @@ def _unseen_cells(
     """
     if not tile_cells:
         return (), 0.0
-    h = np.asarray(image_from_grid, np.float64)
     occupied = set(tile_cells)
     rows = [r for r, _ in tile_cells]
     cols = [c for _, c in tile_cells]
@@ -5446,14 +5445,7 @@ def _unseen_cells(
         occ_grid[a - (r0 - k), b - (c0 - k)] = True
     free = ~occ_grid.ravel()
     # sample a 5 x 5 grid over the middle 60 % of each cell
-    off = np.linspace(-0.3, 0.3, 5)
-    du, dv = np.meshgrid(off, off)
-    g = np.stack(
-        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
-        axis=2,
-    ).reshape(-1, 2)
-    pts = homogeneous(g) @ h.T
-    xy = (pts[:, :2] / pts[:, 2:3]) * scale
+    xy = _cell_points(cells, image_from_grid, scale, 0.3)
     hh, ww = small.shape[:2]
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)
     xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
@@ -5528,6 +5520,38 @@ def _side_neighbours(cells: NDArray[np.int64], held: NDArray[np.bool_]) -> NDArr
 _SIDE_GRID_MAX_CELLS = 2**20
 
 
+def _cell_points(
+    cells: NDArray[np.int64], image_from_grid: NDArray[np.float64], scale: float, half: float
+) -> NDArray[np.float64]:
+    """``(C * 25, 2)`` work-image px ``(x, y)``: a 5 x 5 grid over the middle ``2 * half`` of
+    each of ``cells`` ``(C, 2)`` ``(row, col)``, cell by cell, through ``image_from_grid``
+    ``(3, 3)`` (grid ``(col, row, 1)`` -> input image px) and ``scale``."""
+    off = np.linspace(-half, half, 5)
+    du, dv = np.meshgrid(off, off)
+    g = np.stack(
+        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
+        axis=2,
+    ).reshape(-1, 2)
+    pts = homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
+    xy: NDArray[np.float64] = (pts[:, :2] / pts[:, 2:3]) * scale
+    return xy
+
+
+def _ring_cells(tile_cells: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``(C, 2)`` ``(row, col)``: the free cells two and three cells (Chebyshev) from the
+    reads' cells ``tile_cells`` ``(N, 2)`` (N >= 1), where the table around the board shows."""
+    r0, c0 = tile_cells.min(axis=0) - 3
+    r1, c1 = tile_cells.max(axis=0) + 3
+    rr, cc = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
+    grid = np.zeros(rr.shape, np.uint8)
+    grid[tile_cells[:, 0] - r0, tile_cells[:, 1] - c0] = 1
+    # Chebyshev distance to the nearest read, by dilation
+    d1 = cv2.dilate(grid, np.ones((3, 3), np.uint8))
+    d3 = cv2.dilate(grid, np.ones((7, 7), np.uint8))
+    ring = (d3 > 0) & (d1 == 0)
+    return np.stack([rr[ring], cc[ring]], axis=1)
+
+
 def _table_lab(
     small: NDArray[np.uint8],
     scale: float,
@@ -5550,28 +5574,10 @@ def _table_lab(
     """
     if not len(tile_cells):
         return None
-    held = {(int(a), int(b)) for a, b in tile_cells}
-    r0, c0 = tile_cells.min(axis=0) - 3
-    r1, c1 = tile_cells.max(axis=0) + 3
-    rr, cc = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
-    grid = np.zeros(rr.shape, np.uint8)
-    for a, b in held:
-        grid[a - r0, b - c0] = 1
-    # Chebyshev distance to the nearest read, by dilation
-    d1 = cv2.dilate(grid, np.ones((3, 3), np.uint8))
-    d3 = cv2.dilate(grid, np.ones((7, 7), np.uint8))
-    ring = (d3 > 0) & (d1 == 0)
-    cells = np.stack([rr[ring], cc[ring]], axis=1)
+    cells = _ring_cells(tile_cells)
     if len(cells) < s.unseen_min_table_cells:
         return None
-    off = np.linspace(-0.3, 0.3, 5)
-    du, dv = np.meshgrid(off, off)
-    g = np.stack(
-        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
-        axis=2,
-    ).reshape(-1, 2)
-    pts = homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
-    xy = (pts[:, :2] / pts[:, 2:3]) * scale
+    xy = _cell_points(cells, image_from_grid, scale, 0.3)
     hh, ww = small.shape[:2]
     inside = (xy[:, 0] >= 0) & (xy[:, 0] < ww - 1) & (xy[:, 1] >= 0) & (xy[:, 1] < hh - 1)
     ok = inside.reshape(len(cells), 25).all(axis=1)
@@ -5612,23 +5618,8 @@ def _table_colours(
     """
     if not len(tile_cells):
         return None
-    r0, c0 = tile_cells.min(axis=0) - 3
-    r1, c1 = tile_cells.max(axis=0) + 3
-    rr, cc = np.mgrid[r0 : r1 + 1, c0 : c1 + 1]
-    grid = np.zeros(rr.shape, np.uint8)
-    grid[tile_cells[:, 0] - r0, tile_cells[:, 1] - c0] = 1
-    d1 = cv2.dilate(grid, np.ones((3, 3), np.uint8))
-    d3 = cv2.dilate(grid, np.ones((7, 7), np.uint8))
-    ring = (d3 > 0) & (d1 == 0)
-    cells = np.stack([rr[ring], cc[ring]], axis=1)
-    off = np.linspace(-0.4, 0.4, 5)
-    du, dv = np.meshgrid(off, off)
-    g = np.stack(
-        [cells[:, None, 1] + du.ravel()[None, :], cells[:, None, 0] + dv.ravel()[None, :]],
-        axis=2,
-    ).reshape(-1, 2)
-    pts = homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
-    xy = (pts[:, :2] / pts[:, 2:3]) * scale
+    cells = _ring_cells(tile_cells)
+    xy = _cell_points(cells, image_from_grid, scale, 0.4)
     hh, ww = small.shape[:2]
     inside = (xy[:, 0] >= 1) & (xy[:, 0] < ww - 2) & (xy[:, 1] >= 1) & (xy[:, 1] < hh - 2)
     if int(inside.reshape(len(cells), 25).all(axis=1).sum()) < s.unseen_min_table_cells:
