@@ -1053,6 +1053,26 @@ class DetectorSettings:
             checks), the first reading (2 tiles, 12 checks) won with more tiles. With 0.3 a
             black tile outweighs three light ones. 33 cached sets (with ``doubt_board_black``,
             against neither): false tiles 357 -> 320, missed and misread unchanged.
+        reading_black_min_pitch: a reading's tiles are not weighed against the black of a
+            reading at a lattice pitch under this share of its own that read the same tiles
+            (below; 0: every reading's). A reading at a smaller pitch than the tiles' (a
+            cloth's checks' grid, a diagonal mode) samples its margin band inside the tiles'
+            black tops, darker than the true pitch's band at the bevelled edge: on L97 scene
+            51 (branch
+            ``miss19``) the reading at 56 px (8 tiles, margins 0.12-0.16 of the light) set
+            the black and the board's own reading at 78 px (all 21 tiles, 0.20-0.23) kept 2
+            tiles as black, losing 13 tiles. 0.85: the pitch modes the board is read with
+            differ by 1.41 (diagonal) or 2 (half); readings of one pitch agree within
+            ``pitch_agreement`` (0.12).
+        reading_black_shared_share, reading_black_shared_distance: ... a reading at the
+            smaller pitch is left out of that black only when this share of its tiles lie
+            within this share of its pitch of a tile centre of the reading weighed: it read
+            the same tiles (L97 scene 51: all 8 within 0.01 of a pitch). A reading of other
+            holes keeps its say: on L29 scene 3 (floral cloth) the board's small-symbol
+            reading at 34 px (margins 0.23-0.39) kept the cloth's readings at 51-81 px
+            (0.37-0.83, their nearest tiles 2.3 pitches or more from its own) counting as
+            light; without this test the cloth's 16 blots won (branch ``miss19``). 0.75 and
+            0.25: the two cases lie at shares 1.0 / 0.0 and distances 0 / 2.3 pitches.
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -1550,6 +1570,9 @@ class DetectorSettings:
     doubt_board_black: bool = True
     reading_light_weight: float = 0.3
     reading_black_ratio: float = 1.5
+    reading_black_min_pitch: float = 0.85
+    reading_black_shared_share: float = 0.75
+    reading_black_shared_distance: float = 0.25
     doubt_foreign_colour_distance: float = 16.0
     max_margin_bleed: float = 20.0
     bleed_min_reads: int = 8
@@ -5309,8 +5332,10 @@ def _read_image(
         dbgs.append(other_dbg)
         searches.append(search)
     if len(done) > 1:
-        black = _board_black([q for _, _, q in done], s)
-        weights = [_reading_weight(len(r[0]), r[2], black, s) for r in done]
+        weights = [
+            _reading_weight(len(r[0]), r[2], _board_black(_comparable(r, done, s), s), s)
+            for r in done
+        ]
         pick = int(np.argmax(weights))
         tiles, lattice, quality = done[pick]
         if dbg is not None and pick > 0:
@@ -5364,6 +5389,33 @@ def _board_black(qualities: list[dict[str, Any]], s: DetectorSettings) -> float 
             m = float(np.median(dark))
             best = m if best is None else min(best, m)
     return best
+
+
+def _comparable(
+    reading: tuple[list[TileObservation], Lattice | None, dict[str, Any]],
+    done: list[tuple[list[TileObservation], Lattice | None, dict[str, Any]]],
+    s: DetectorSettings,
+) -> list[dict[str, Any]]:
+    """The qualities of the readings in ``done`` whose black ``reading`` is weighed against
+    (:func:`_board_black`): every one but those at a pitch under ``reading_black_min_pitch``
+    x ``reading``'s whose tiles lie on ``reading``'s own (``reading_black_shared_share`` of
+    them within ``reading_black_shared_distance`` of their pitch of one of its tile centres):
+    they read the same tiles with a band inside their tops, darker than their margins. Every
+    one when ``reading_black_min_pitch`` is 0 or ``reading`` has no lattice."""
+    own = reading[1]
+    if s.reading_black_min_pitch <= 0 or own is None or not reading[0]:
+        return [q for _, _, q in done]
+    centres = np.array([t.center_xy for t in reading[0]], np.float64)
+    kept: list[dict[str, Any]] = []
+    for tiles, lat, q in done:
+        if lat is not None and tiles and lat.pitch_px < s.reading_black_min_pitch * own.pitch_px:
+            xy = np.array([t.center_xy for t in tiles], np.float64)
+            gap = np.hypot(*(xy[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            on = float(np.mean(gap <= s.reading_black_shared_distance * lat.pitch_px))
+            if on >= s.reading_black_shared_share:
+                continue
+        kept.append(q)
+    return kept
 
 
 def _reading_weight(
