@@ -1072,7 +1072,10 @@ class DetectorSettings:
             reading at 34 px (margins 0.23-0.39) kept the cloth's readings at 51-81 px
             (0.37-0.83, their nearest tiles 2.3 pitches or more from its own) counting as
             light; without this test the cloth's 16 blots won (branch ``miss19``). 0.75 and
-            0.25: the two cases lie at shares 1.0 / 0.0 and distances 0 / 2.3 pitches.
+            0.25: the two cases lie at shares 1.0 / 0.0 and distances 0 / 2.3 pitches. 76
+            tuning sets: missed 1,221 -> 1,208 (L97 scene 51 the only scene read otherwise),
+            false 289, misread 2,171 unchanged, boards exact 3,314 -> 3,315; probe seed 139
+            unchanged (62 / 13 / 93 / 173).
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
