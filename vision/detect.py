@@ -1317,6 +1317,18 @@ class DetectorSettings:
             light wood under a warm light, orange symbols at 250-252 red, margins 0.61-0.73;
             a gain of 1.25 recovers one of the five, 1.5 four; 2.0 leaves a margin. On the 40
             tuning sets missed 812 -> 803, false and misread unchanged). 1.0: off.
+        clip_low_level: in growth's foreign-chroma test (``grow_max_foreign_chroma``), a
+            margin channel (median, 8-bit level) at or below this and below the board's black
+            in that channel is crushed at the sensor's black: it is taken as anything from its
+            read value up to the board's black in that channel (``clip_high_steps`` even
+            steps), and the least residual counts (0: off). A warm light leaves the board's
+            black margins 9-14 levels of blue; an orange or yellow symbol's bleed makes its
+            thin margin brighter in red and green, and the blue, read at 1-6, made grey with
+            the board's black became a strong yellow no paint explains (foreign chroma
+            0.41-0.68 against the bound 0.4; branch ``miss19``: 13 of the non-hand tiles
+            growth read and judged out on the 76 tuning sets failed this test alone, all
+            orange or yellow in warm scenes). Raised to the board's black they read 0.08-0.31.
+            8: the crushed channels read 1-6.
         grow_max_bleed, grow_bleed_max_residual, grow_bleed_black_ratio: a large symbol (a
             square, a diamond, a star8) on a small or blurred tile lights the thin margin band
             around it, and the band's median - the margin's colour - is black paint plus a
@@ -1622,6 +1634,7 @@ class DetectorSettings:
     size_shape_margin: float = 0.04
     grow_max_foreign_chroma: float = 0.4
     clip_high_level: float = 250.0
+    clip_low_level: float = 8.0
     clip_high_max_gain: float = 2.0
     clip_high_steps: int = 5
     grow_max_bleed: float = 0.3
@@ -3549,8 +3562,25 @@ def _foreign_chroma(
     (up to ``clip_high_max_gain`` x). A warm light saturates an orange or red symbol's red;
     what the camera keeps of it reads nearly grey once the board's warm black is made grey,
     so its own hue no longer explains the bleed in its margin (which stays below the clip).
-    The least residual over that range (``clip_high_steps`` gains) is returned.
+    The least residual over that range (``clip_high_steps`` gains) is returned. Likewise
+    a margin channel at the sensor's black (``clip_low_level``, below the board's black in
+    that channel) is taken as anything up to the board's black there: a warm light's blue
+    is crushed to 1-6 levels in an orange symbol's bleed.
     """
+    if s is not None and s.clip_low_level > 0:
+        # a margin channel at the sensor's black (``clip_low_level``) is read as anything
+        # from its value up to the board's black in that channel
+        low = (body_rgb <= s.clip_low_level) & (body_rgb < np.asarray(ref_body)[None, :])
+        s_high = replace(s, clip_low_level=0.0)
+        out = _foreign_chroma(body_rgb, symbol_rgb, ref_body, s_high)
+        todo = np.nonzero(low.any(axis=1))[0]
+        if len(todo):
+            bt, yt, lt = body_rgb[todo], symbol_rgb[todo], low[todo]
+            up = np.maximum(np.asarray(ref_body, np.float64)[None, :] - bt, 0.0)
+            for g in np.linspace(0.0, 1.0, s.clip_high_steps)[1:]:
+                b = np.where(lt, bt + g * up, bt)
+                out[todo] = np.minimum(out[todo], _foreign_chroma(b, yt, ref_body, s_high))
+        return out
     if s is not None and s.clip_high_max_gain > 1.0:
         high = symbol_rgb >= s.clip_high_level
         todo = np.nonzero(high.any(axis=1))[0]
