@@ -1053,6 +1053,29 @@ class DetectorSettings:
             checks), the first reading (2 tiles, 12 checks) won with more tiles. With 0.3 a
             black tile outweighs three light ones. 33 cached sets (with ``doubt_board_black``,
             against neither): false tiles 357 -> 320, missed and misread unchanged.
+        reading_black_min_pitch: a reading's tiles are not weighed against the black of a
+            reading at a lattice pitch under this share of its own that read the same tiles
+            (below; 0: every reading's). A reading at a smaller pitch than the tiles' (a
+            cloth's checks' grid, a diagonal mode) samples its margin band inside the tiles'
+            black tops, darker than the true pitch's band at the bevelled edge: on L97 scene
+            51 (branch
+            ``miss19``) the reading at 56 px (8 tiles, margins 0.12-0.16 of the light) set
+            the black and the board's own reading at 78 px (all 21 tiles, 0.20-0.23) kept 2
+            tiles as black, losing 13 tiles. 0.85: the pitch modes the board is read with
+            differ by 1.41 (diagonal) or 2 (half); readings of one pitch agree within
+            ``pitch_agreement`` (0.12).
+        reading_black_shared_share, reading_black_shared_distance: ... a reading at the
+            smaller pitch is left out of that black only when this share of its tiles lie
+            within this share of its pitch of a tile centre of the reading weighed: it read
+            the same tiles (L97 scene 51: all 8 within 0.01 of a pitch). A reading of other
+            holes keeps its say: on L29 scene 3 (floral cloth) the board's small-symbol
+            reading at 34 px (margins 0.23-0.39) kept the cloth's readings at 51-81 px
+            (0.37-0.83, their nearest tiles 2.3 pitches or more from its own) counting as
+            light; without this test the cloth's 16 blots won (branch ``miss19``). 0.75 and
+            0.25: the two cases lie at shares 1.0 / 0.0 and distances 0 / 2.3 pitches. 76
+            tuning sets: missed 1,221 -> 1,208 (L97 scene 51 the only scene read otherwise),
+            false 289, misread 2,171 unchanged, boards exact 3,314 -> 3,315; probe seed 139
+            unchanged (62 / 13 / 93 / 173).
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -1294,6 +1317,20 @@ class DetectorSettings:
             light wood under a warm light, orange symbols at 250-252 red, margins 0.61-0.73;
             a gain of 1.25 recovers one of the five, 1.5 four; 2.0 leaves a margin. On the 40
             tuning sets missed 812 -> 803, false and misread unchanged). 1.0: off.
+        clip_low_level: in growth's foreign-chroma test (``grow_max_foreign_chroma``), a
+            margin channel (median, 8-bit level) at or below this and below the board's black
+            in that channel is crushed at the sensor's black: it is taken as anything from its
+            read value up to the board's black in that channel (``clip_high_steps`` even
+            steps), and the least residual counts (0: off). A warm light leaves the board's
+            black margins 9-14 levels of blue; an orange or yellow symbol's bleed makes its
+            thin margin brighter in red and green, and the blue, read at 1-6, made grey with
+            the board's black became a strong yellow no paint explains (foreign chroma
+            0.41-0.68 against the bound 0.4; branch ``miss19``: 13 of the non-hand tiles
+            growth read and judged out on the 76 tuning sets failed this test alone, all
+            orange or yellow in warm scenes). Raised to the board's black they read 0.08-0.31.
+            8: the crushed channels read 1-6. 76 tuning sets (after ``reading_black_*``):
+            missed 1,208 -> 1,195 (9 scenes, none worse), false 289 and misread 2,171
+            unchanged, boards exact 3,315 -> 3,320; probe seed 139 unchanged.
         grow_max_bleed, grow_bleed_max_residual, grow_bleed_black_ratio: a large symbol (a
             square, a diamond, a star8) on a small or blurred tile lights the thin margin band
             around it, and the band's median - the margin's colour - is black paint plus a
@@ -1550,6 +1587,9 @@ class DetectorSettings:
     doubt_board_black: bool = True
     reading_light_weight: float = 0.3
     reading_black_ratio: float = 1.5
+    reading_black_min_pitch: float = 0.85
+    reading_black_shared_share: float = 0.75
+    reading_black_shared_distance: float = 0.25
     doubt_foreign_colour_distance: float = 16.0
     max_margin_bleed: float = 20.0
     bleed_min_reads: int = 8
@@ -1596,6 +1636,7 @@ class DetectorSettings:
     size_shape_margin: float = 0.04
     grow_max_foreign_chroma: float = 0.4
     clip_high_level: float = 250.0
+    clip_low_level: float = 8.0
     clip_high_max_gain: float = 2.0
     clip_high_steps: int = 5
     grow_max_bleed: float = 0.3
@@ -3523,8 +3564,25 @@ def _foreign_chroma(
     (up to ``clip_high_max_gain`` x). A warm light saturates an orange or red symbol's red;
     what the camera keeps of it reads nearly grey once the board's warm black is made grey,
     so its own hue no longer explains the bleed in its margin (which stays below the clip).
-    The least residual over that range (``clip_high_steps`` gains) is returned.
+    The least residual over that range (``clip_high_steps`` gains) is returned. Likewise
+    a margin channel at the sensor's black (``clip_low_level``, below the board's black in
+    that channel) is taken as anything up to the board's black there: a warm light's blue
+    is crushed to 1-6 levels in an orange symbol's bleed.
     """
+    if s is not None and s.clip_low_level > 0:
+        # a margin channel at the sensor's black (``clip_low_level``) is read as anything
+        # from its value up to the board's black in that channel
+        low = (body_rgb <= s.clip_low_level) & (body_rgb < np.asarray(ref_body)[None, :])
+        s_high = replace(s, clip_low_level=0.0)
+        out = _foreign_chroma(body_rgb, symbol_rgb, ref_body, s_high)
+        todo = np.nonzero(low.any(axis=1))[0]
+        if len(todo):
+            bt, yt, lt = body_rgb[todo], symbol_rgb[todo], low[todo]
+            up = np.maximum(np.asarray(ref_body, np.float64)[None, :] - bt, 0.0)
+            for g in np.linspace(0.0, 1.0, s.clip_high_steps)[1:]:
+                b = np.where(lt, bt + g * up, bt)
+                out[todo] = np.minimum(out[todo], _foreign_chroma(b, yt, ref_body, s_high))
+        return out
     if s is not None and s.clip_high_max_gain > 1.0:
         high = symbol_rgb >= s.clip_high_level
         todo = np.nonzero(high.any(axis=1))[0]
@@ -5309,8 +5367,10 @@ def _read_image(
         dbgs.append(other_dbg)
         searches.append(search)
     if len(done) > 1:
-        black = _board_black([q for _, _, q in done], s)
-        weights = [_reading_weight(len(r[0]), r[2], black, s) for r in done]
+        weights = [
+            _reading_weight(len(r[0]), r[2], _board_black(_comparable(r, done, s), s), s)
+            for r in done
+        ]
         pick = int(np.argmax(weights))
         tiles, lattice, quality = done[pick]
         if dbg is not None and pick > 0:
@@ -5364,6 +5424,33 @@ def _board_black(qualities: list[dict[str, Any]], s: DetectorSettings) -> float 
             m = float(np.median(dark))
             best = m if best is None else min(best, m)
     return best
+
+
+def _comparable(
+    reading: tuple[list[TileObservation], Lattice | None, dict[str, Any]],
+    done: list[tuple[list[TileObservation], Lattice | None, dict[str, Any]]],
+    s: DetectorSettings,
+) -> list[dict[str, Any]]:
+    """The qualities of the readings in ``done`` whose black ``reading`` is weighed against
+    (:func:`_board_black`): every one but those at a pitch under ``reading_black_min_pitch``
+    x ``reading``'s whose tiles lie on ``reading``'s own (``reading_black_shared_share`` of
+    them within ``reading_black_shared_distance`` of their pitch of one of its tile centres):
+    they read the same tiles with a band inside their tops, darker than their margins. Every
+    one when ``reading_black_min_pitch`` is 0 or ``reading`` has no lattice."""
+    own = reading[1]
+    if s.reading_black_min_pitch <= 0 or own is None or not reading[0]:
+        return [q for _, _, q in done]
+    centres = np.array([t.center_xy for t in reading[0]], np.float64)
+    kept: list[dict[str, Any]] = []
+    for tiles, lat, q in done:
+        if lat is not None and tiles and lat.pitch_px < s.reading_black_min_pitch * own.pitch_px:
+            xy = np.array([t.center_xy for t in tiles], np.float64)
+            gap = np.hypot(*(xy[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            on = float(np.mean(gap <= s.reading_black_shared_distance * lat.pitch_px))
+            if on >= s.reading_black_shared_share:
+                continue
+        kept.append(q)
+    return kept
 
 
 def _reading_weight(
