@@ -985,6 +985,25 @@ class DetectorSettings:
             seed 71 random scene 49, and blue ones on a dim blue noise cloth whose table shows
             the black at 0.009); transfer probe seed 131: false 28 -> 22, exact 176 -> 177,
             missed and misread equal. 0 (``table_colour_share``) turns it off.
+        lone_max_cell_offset: a read with no read on any of its four sides whose symbol centre
+            lies more than this many lattice cells (pitches) from its cell's centre (through
+            the board's homography) is off the table's plane: a tile held in a hand above the
+            board (the renderer's ``Hand.holding``: lifted, turned and placed anywhere under
+            the fingertips, it falls between the cells). It is not on the board: not reported.
+            Tiles on the table sit on their cells (askew ones too); a board tile read alone
+            because a hand or glare hid its neighbours may sit off a lattice bent there.
+            Measured (branch ``false19``) on the m18z readings of every third in-spec scene
+            of the 76 nineteenth-session tuning sets (62,389 true reads, 89 false): lone true
+            reads lie within 0.082 of their cell but 5 of 95 (0.13-0.55), lone false reads
+            beyond 0.11 but 3 of 25; at 0.11 22 false reads go against 5 true ones (boards
+            exact +9, none lost), at 0.2 12 against 1 (+6). Reads with a side neighbour are
+            not judged: their offset relative to the neighbours' split 8 false reads against
+            9 true ones at 0.2. On the 76 tuning sets against m18z: missed 1221 -> 1243,
+            false 289 -> 236, misread 2171 -> 2171, boards exact 3314 -> 3332 (18 gained, none
+            lost; the 22 missed in 18 scenes none of which was exact: lone tiles beside a hand
+            or glare, and seed 101 random scene 50, whose other reading now won); transfer
+            probe seed 139: missed 62 -> 62, false 13 -> 10, misread 93 -> 92, exact 173 ->
+            173. 0 turns it off.
         part_max_kind_share, part_max_smallest_share, part_min_reads: one set prints every
             symbol of a kind at one size (as ``size_consistency``): a symbol under
             ``part_max_kind_share`` of the median area of the reads of its kind (at least
@@ -1606,6 +1625,7 @@ class DetectorSettings:
     window_max_distance: float = 1.0
     table_colour_distance: float = 8.0
     table_colour_share: float = 0.01
+    lone_max_cell_offset: float = 0.11
     part_max_kind_share: float = 0.4
     part_max_smallest_share: float = 0.8
     part_min_reads: int = 3
@@ -6437,6 +6457,15 @@ def _assemble(
                     > s.table_colour_share
                 )
                 paint_ok[kept[own]] = False
+    # a read with no read on any of its sides whose symbol lies far from its cell's centre is
+    # off the table's plane: a tile held in a hand (``lone_max_cell_offset``)
+    if len(idx) > 1 and s.lone_max_cell_offset > 0 and paint_ok.any():
+        lone_k = np.nonzero(paint_ok & (_side_neighbours(cells[ix], paint_ok) == 0))[0]
+        if len(lone_k):
+            ctr = np.array([cands[i].centre_xy for i in ix[lone_k]]) / scale
+            at = _apply_h(np.linalg.inv(image_from_grid), ctr)[:, ::-1]  # (row, col)
+            off_cell = np.hypot(*(at - cells[ix[lone_k]]).T)
+            paint_ok[lone_k[off_cell > s.lone_max_cell_offset]] = False
     if reads.cut is not None and len(idx):
         # a symbol an occluder cuts is unseen (never guessed); its cell still holds a tile
         paint_ok &= ~reads.cut[ix]

@@ -24,7 +24,7 @@ from vision.evaluate import DetectionScore, legal_board, random_board, score_det
 
 DEFAULT = DetectorSettings()
 # (the motif bound, ``glut_copies``, drops most of these checks too: off here)
-OFF = dataclasses.replace(DEFAULT, neutral_max_tint=0.0, glut_copies=0)
+OFF = dataclasses.replace(DEFAULT, neutral_max_tint=0.0, glut_copies=0, lone_max_cell_offset=0.0)
 
 
 def _score(legal: bool, settings: DetectorSettings) -> DetectionScore:

@@ -107,7 +107,11 @@ def test_two_thirds_covered_diamond_is_unseen() -> None:
     # (the part-symbol checks, ``part_max_kind_share`` and ``part_max_solid_share``, drop
     # this guess too: off as well)
     off_s = replace(
-        DetectorSettings(), cut_chord_max=0.0, part_max_kind_share=0.0, part_max_solid_share=0.0
+        DetectorSettings(),
+        cut_chord_max=0.0,
+        part_max_kind_share=0.0,
+        part_max_solid_share=0.0,
+        lone_max_cell_offset=0.0,
     )
     off = detect(scene.image_bgr, settings=off_s)
     assert near(off) and near(off) != [target.tile]  # guessed, wrongly, without the check

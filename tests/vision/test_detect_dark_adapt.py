@@ -59,6 +59,7 @@ def test_a_floral_cloth_does_not_make_far_tiles() -> None:
         apart_group_max=0,
         cut_chord_max=0.0,
         lone_foreign_chroma=0.0,
+        lone_max_cell_offset=0.0,
     )
     everywhere = dataclasses.replace(alone, dark_adapt_reach=1e9)
     adapted = _score(2026, 59, "none", alone)

@@ -17,7 +17,9 @@ from vision.evaluate import DetectionScore, legal_board
 
 DEFAULT = DetectorSettings()
 # the solid-symbol share (``part_max_solid_share``) drops this part too: both off
-OFF = dataclasses.replace(DEFAULT, part_max_kind_share=0.0, part_max_solid_share=0.0)
+OFF = dataclasses.replace(
+    DEFAULT, part_max_kind_share=0.0, part_max_solid_share=0.0, lone_max_cell_offset=0.0
+)
 
 
 def _score(settings: DetectorSettings) -> DetectionScore:
