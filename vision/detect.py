@@ -57,6 +57,7 @@ from vision.shapes import (
     ShapeSettings,
     classify_profiles,
     linear_light_mix,
+    luma_detail_mix,
     luma_guided_mix,
     outline_distances,
     prototype_areas,
@@ -2856,16 +2857,26 @@ def _read_patches(
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
         # blur mixes light: the grey shape terms read the mix in linear RGB, sharpened
         # where the camera kept detail in the luma
-        mix=luma_guided_mix(
-            linear_light_mix(planes, body_c, sym_bgr, _mix_channels(clipped, body_c, sym_bgr, s))
+        mix=luma_detail_mix(
+            luma_guided_mix(
+                linear_light_mix(
+                    planes, body_c, sym_bgr, _mix_channels(clipped, body_c, sym_bgr, s)
+                )
+                * geo.inner_flat[None, :],
+                planes,
+                body_c,
+                sym_bgr,
+                p,
+                s.shape,
+            )
             * geo.inner_flat[None, :],
             planes,
             body_c,
             sym_bgr,
+            geo.inner_flat,
             p,
             s.shape,
-        )
-        * geo.inner_flat[None, :],
+        ),
         clipped=clipped,
         occluder=probe,
         cut=cut,

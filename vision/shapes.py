@@ -54,6 +54,7 @@ __all__ = [
     "integrated_profiles",
     "linear_light_mix",
     "linear_light_scores",
+    "luma_detail_mix",
     "luma_guided_mix",
     "notch_distances",
     "notch_harmonic",
@@ -276,6 +277,32 @@ class ShapeSettings:
             guide would copy into the mix). About 1 % of the tiles of the cached hard renders
             are below 0.9; misreads (as above, guided; 60 / 21 / 43 unguided) 41 / 23 / 41
             trusting every tile, 42 / 21 / 41 with (0.8, 0.95).
+        luma_detail_share: share of the luma's own fine detail given to the mix where the
+            guided filter left the colour's blur in it (:func:`luma_detail_mix`; 0 turns it
+            off): the mix's band finer than ``luma_detail_sigma`` becomes this blend of the
+            luma-read mix's band and its own. Measured (branch ``dk19``) on the diamonds and
+            clovers of 22 tuning sets (18,200 tiles, their classifier inputs captured from
+            detection, the shape read by :func:`shape_confidences` alone): the guided mix of
+            red, purple and blue symbols reads an edge blur of 0.051-0.053 of the side where
+            their luma alone reads 0.038-0.043 (green, orange, yellow: 0.045-0.046 against
+            0.040-0.042), and below a luma blur of 0.05 they are misread 48-64 times per
+            1,000 against 4 for green. Diamond <-> clover errors at shares 0 / 0.35 / 0.5 /
+            0.65 / 0.8: 225 / 204 / 199 / 204 / 200 (six sets) and 455 / 416 / 413 / 424 /
+            427 (16 others). All six shapes on eight sets (19,300 tiles), d/k errors and
+            other misreads: 230 + 86 at 0, 210 + 85 at 0.25, 205 + 100 at 0.5. Detection on
+            the 76 tuning sets (4,544 in-spec scenes), 0 / 0.25 / 0.5: missed 1,221 / 1,231 /
+            1,245, false 289 / 285 / 279, misread 2,171 / 2,123 / 2,143, boards exact 3,314
+            / 3,335 / 3,321 (diamond <-> clover 1,338 -> 1,280 at 0.25: purple 422 -> 408,
+            red 350 -> 335, blue 303 -> 276); the seed 139 probe 62 / 64 / 63, 13 / 13 / 14,
+            93 / 84 / 81, 173 / 172 / 171. A luma-only mix (share 1 with no coarse band from
+            the colour) was worse for purple and red; a projection weighted by the channels'
+            noise (measured on the body ring) and ramping the share with the luma contrast
+            both added errors.
+        luma_detail_sigma: Gaussian sigma (fraction of the tile side) splitting the coarse
+            band, kept from the colour, from the fine band blended with the luma's: 0.04 is
+            2 pixels of the 48 px patch, the guided filter's radius. Same measurement as
+            ``luma_detail_share`` (six sets) with the fine band taken from the luma alone:
+            1.5 / 2 / 3 px: 219 / 211 / 215 errors.
         size_sigma: scale (natural log of the symbol's summed share of light, see
             :func:`size_consistency`) of the penalty on a symbol whose size departs from the
             size of the other symbols read as the same kind in the image: one printed set puts
@@ -344,6 +371,8 @@ class ShapeSettings:
     luma_guide_radius: float = 0.04
     luma_guide_eps: float = 3e-5
     luma_guide_monotone: tuple[float, float] = (0.8, 0.95)
+    luma_detail_share: float = 0.25
+    luma_detail_sigma: float = 0.04
     size_sigma: float = 0.05
     size_tolerance: float = 0.2
     size_min_tiles: int = 3
@@ -1189,6 +1218,82 @@ def luma_guided_mix(
     res[:, :band] = m[:, :band]
     res[:, pp - band :] = m[:, pp - band :]
     return res
+
+
+def luma_detail_mix(
+    mix: NDArray[np.float32],
+    planes_bgr: NDArray[Any],
+    body_bgr: NDArray[np.floating[Any]],
+    symbol_bgr: NDArray[np.floating[Any]],
+    inner: NDArray[np.bool_],
+    p: int,
+    settings: ShapeSettings = ShapeSettings(),
+) -> NDArray[np.float32]:
+    """The mix's fine detail blended with the detail the luma alone reads, ``(N, p * p)``.
+
+    The guided filter (:func:`luma_guided_mix`) fits the mix as a linear function of the
+    luma in small windows; where the mix is blurred (a red, purple or blue symbol's mix
+    comes from its colour, which JPEG's 4:2:0 chroma and noise reduction blur) the fitted
+    slope is too small and much of the colour's blur stays. The luma gives its own reading
+    of the mix: along the tile's body -> symbol mix (linear light) the luma ``Y'`` runs a
+    curve fixed by the two colours, whose inverse (a least-squares quartic in the luma's
+    share of its range) maps each pixel's luma to a mix at the luma's full resolution but
+    with the noise of the luma's smaller contrast. So the band finer than
+    ``luma_detail_sigma`` (a Gaussian's complement) is ``luma_detail_share`` of the luma's
+    reading and the rest the mix's own; the coarser band stays the colour's. Tiles whose luma
+    does not rise or fall steadily along the mix are left alone, as in the guided filter
+    (``luma_guide_monotone``).
+
+    Args:
+        mix: ``(N, p * p)`` share of symbol light (0 outside ``inner``), 0..1.
+        planes_bgr: ``(N, 3, p * p)`` the patches' B, G, R planes (0..255).
+        body_bgr, symbol_bgr: ``(N, 3)`` body and symbol colours (sRGB 0..255, B, G, R).
+        inner: ``(p * p,)`` the region the mix is read in.
+        p: patch side, pixels.
+
+    Returns:
+        ``(N, p * p)`` float32 in 0..1, 0 outside ``inner`` (``mix`` itself when the share
+        is 0).
+    """
+    n = len(mix)
+    share = settings.luma_detail_share
+    if share <= 0 or n == 0:
+        return mix
+    weights = np.asarray(_LUMA_BGR)
+    knots = np.linspace(0.0, 1.0, 17)
+    lin_b = _srgb_to_linear(np.asarray(body_bgr, np.float64).reshape(n, 3))
+    lin_f = _srgb_to_linear(np.asarray(symbol_bgr, np.float64).reshape(n, 3))
+    lin = lin_b[:, None, :] + knots[None, :, None] * (lin_f - lin_b)[:, None, :]
+    y_k = _linear_to_srgb(lin) @ weights  # (N, knots) luma 0..1 along the mix
+    span = y_k[:, -1] - y_k[:, 0]
+    monotone = np.abs(span) / np.maximum(np.ptp(y_k, axis=1), 1e-6)
+    lo, hi = settings.luma_guide_monotone
+    trust = np.clip((monotone - lo) / max(hi - lo, 1e-6), 0.0, 1.0)
+    trust[np.abs(span) < 1e-6] = 0.0
+    safe = np.where(np.abs(span) < 1e-6, 1.0, span)
+    u_k = (y_k - y_k[:, :1]) / safe[:, None]  # the luma's share of its range, 0..1
+    coef = np.linalg.pinv(np.vander(u_k.reshape(-1), 5).reshape(n, len(knots), 5)) @ knots
+    pl = np.asarray(planes_bgr, np.float32)
+    luma = pl[:, 0] * np.float32(weights[0] / 255.0)
+    luma += pl[:, 1] * np.float32(weights[1] / 255.0)
+    luma += pl[:, 2] * np.float32(weights[2] / 255.0)
+    u = np.clip((luma - y_k[:, :1].astype(np.float32)) / safe[:, None].astype(np.float32), 0, 1)
+    c = coef.astype(np.float32)
+    m_y = np.broadcast_to(c[:, :1], u.shape).copy()
+    for k in range(1, 5):  # Horner
+        m_y *= u
+        m_y += c[:, k : k + 1]
+    np.clip(m_y, 0.0, 1.0, out=m_y)
+    m_y *= inner[None, :]
+    m = np.asarray(mix, np.float32)
+    sigma = settings.luma_detail_sigma * p
+    # fine band of each: x - G * x; the blend adds share x (fine(m_y) - fine(m))
+    fine = m_y - m
+    fine -= _smooth_patches(fine.reshape(n, p, p), sigma).reshape(n, -1)
+    fine *= (share * trust).astype(np.float32)[:, None]
+    out: NDArray[np.float32] = np.clip(m + fine, 0.0, 1.0)
+    out *= inner[None, :]
+    return out
 
 
 def _linear_to_srgb(lin: NDArray[np.float64]) -> NDArray[np.float64]:
