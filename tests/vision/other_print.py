@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from scorer.model import Shape
 from vision.detect import DetectorSettings
+from vision.shapes import SHAPE_ORDER, ShapeSettings, classify_profiles, edge_blur, radial_profiles
 
 P = DetectorSettings().patch_px  # the canonical tile-top patch's side, px
 K = round(DetectorSettings().patch_inset * P)  # the border the symbol's segmentation ignores
@@ -85,3 +86,63 @@ def linear_from_srgb255(srgb: tuple[float, float, float]) -> NDArray[np.float64]
     """sRGB 0..255 to linear light 0..1 (IEC 61966-2-1)."""
     v = np.asarray(srgb, np.float64) / 255.0
     return np.where(v > 0.04045, ((v + 0.055) / 1.055) ** 2.4, v / 12.92)
+
+
+def tile_top_planes(
+    shape: Shape,
+    body: tuple[int, int, int],
+    symbol: tuple[int, int, int],
+    tile_px: int,
+    blur: float,
+    seed: int,
+    noise: float,
+    jpeg: int | None,
+) -> NDArray[np.uint8]:
+    """``(1, 3, P * P)`` B, G, R planes of one tile top (sRGB ``body`` and ``symbol``, R, G,
+    B 0..255) drawn at ``tile_px``, turned by up to 4 degrees, blurred by ``blur`` of its side
+    in linear light, with sensor ``noise`` (8-bit levels) and JPEG ``jpeg`` quality (4:2:0,
+    the tile at a random offset to the 8 x 8 blocks), resampled to the patch and smoothed as
+    the detector does (``patch_smooth`` 0.012). Deterministic by ``seed``."""
+    rng = np.random.default_rng(seed)
+    turn = math.radians(rng.uniform(-4.0, 4.0))
+    area = cover(shape, tile_px, turn, rng.uniform(0.95, 1.05), rng.uniform(-0.02, 0.02, 2))
+    mix = cv2.GaussianBlur(area, (0, 0), blur * tile_px)
+    lb, ls = linear_from_srgb255(body), linear_from_srgb255(symbol)
+    lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
+    rgb = srgb_from_linear(lin) + rng.normal(0.0, noise, lin.shape)
+    bgr = np.clip(np.round(rgb), 0, 255).astype(np.uint8)[..., ::-1]
+    if jpeg is not None:
+        frame = np.empty((64, 64, 3), np.uint8)
+        frame[:] = body[::-1]
+        o = int(rng.integers(0, 8))
+        frame[o : o + tile_px, o : o + tile_px] = bgr
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+        assert ok
+        bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)[o : o + tile_px, o : o + tile_px]
+    up = cv2.resize(bgr, (P, P), interpolation=cv2.INTER_LINEAR)
+    up = cv2.GaussianBlur(up, (0, 0), 0.012 * P)
+    return np.ascontiguousarray(up.reshape(P * P, 3).T)[None]
+
+
+def misread_count(
+    mixes: NDArray[np.float32],
+    truth: NDArray[np.int64],
+    body: tuple[int, int, int],
+    symbol: tuple[int, int, int],
+) -> int:
+    """Symbols the classifier reads as anything but their kind: ``mixes`` ``(n, P, P)``
+    shares of symbol light, ``truth`` ``(n,)`` indices into ``SHAPE_ORDER``, every tile with
+    the sRGB ``body`` and ``symbol`` colours."""
+    n = len(mixes)
+    s = ShapeSettings()
+    prof, sol, ok = radial_profiles(mixes > 0.5, s.bins)
+    assert ok.all()
+    b = np.tile(np.array([body], float), (n, 1))
+    y = np.tile(np.array([symbol], float), (n, 1))
+    _, conf = classify_profiles(prof, sol, s, edge_blur(mixes), mixes, b, y, mixes)
+    return int((np.argmax(conf, axis=1) != truth).sum())
+
+
+def pair_truth(pair: tuple[Shape, Shape], n: int) -> NDArray[np.int64]:
+    """``(n,)`` the kinds of ``n`` tiles alternating between the two shapes of ``pair``."""
+    return np.array([SHAPE_ORDER.index(pair[i % 2]) for i in range(n)])

@@ -17,24 +17,13 @@ through the classifier.
 
 from __future__ import annotations
 
-import math
-
-import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from other_print import INNER, P, cover, linear_from_srgb255, srgb_from_linear
+from other_print import INNER, P, misread_count, pair_truth, tile_top_planes
 
 from scorer.model import Shape
-from vision.shapes import (
-    SHAPE_ORDER,
-    ShapeSettings,
-    classify_profiles,
-    edge_blur,
-    linear_light_mix,
-    luma_guided_mix,
-    radial_profiles,
-)
+from vision.shapes import linear_light_mix, luma_guided_mix
 
 BODY, SYMBOL = (30, 28, 32), (150, 45, 50)  # sRGB: a dim red symbol on a black body
 TILE_PX = 27  # near the benchmark's smallest in-spec pitch (25 px)
@@ -48,25 +37,7 @@ def _mix(
     ``TILE_PX``, blurred by ``blur`` of its side, with sensor ``noise`` (8-bit levels) and
     JPEG ``jpeg`` quality (4:2:0, the tile at a random offset to the 8 x 8 blocks), patch
     resampled and smoothed as the detector does (``patch_smooth`` 0.012)."""
-    rng = np.random.default_rng(seed)
-    turn = math.radians(rng.uniform(-4.0, 4.0))
-    area = cover(shape, TILE_PX, turn, rng.uniform(0.95, 1.05), rng.uniform(-0.02, 0.02, 2))
-    mix = cv2.GaussianBlur(area, (0, 0), blur * TILE_PX)
-    lb, ls = linear_from_srgb255(BODY), linear_from_srgb255(SYMBOL)
-    lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
-    rgb = srgb_from_linear(lin) + rng.normal(0.0, noise, lin.shape)
-    bgr = np.clip(np.round(rgb), 0, 255).astype(np.uint8)[..., ::-1]
-    if jpeg is not None:
-        frame = np.empty((64, 64, 3), np.uint8)
-        frame[:] = BODY[::-1]
-        o = int(rng.integers(0, 8))
-        frame[o : o + TILE_PX, o : o + TILE_PX] = bgr
-        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-        assert ok
-        bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)[o : o + TILE_PX, o : o + TILE_PX]
-    up = cv2.resize(bgr, (P, P), interpolation=cv2.INTER_LINEAR)
-    up = cv2.GaussianBlur(up, (0, 0), 0.012 * P)
-    planes = np.ascontiguousarray(up.reshape(P * P, 3).T)[None]
+    planes = tile_top_planes(shape, BODY, SYMBOL, TILE_PX, blur, seed, noise, jpeg)
     b, s = np.array([BODY[::-1]], float), np.array([SYMBOL[::-1]], float)
     inner = INNER.reshape(-1).astype(np.float32)
     out = linear_light_mix(planes, b, s) * inner
@@ -80,14 +51,7 @@ def _errors(blur: float, noise: float, jpeg: int | None, guide: bool = True, n: 
     mixes = np.stack(
         [_mix(PAIR[i % 2], blur, 1000 + i, noise, jpeg, guide) for i in range(n)]
     ).astype(np.float32)
-    truth = np.array([SHAPE_ORDER.index(PAIR[i % 2]) for i in range(n)])
-    s = ShapeSettings()
-    prof, sol, ok = radial_profiles(mixes > 0.5, s.bins)
-    assert ok.all()
-    body = np.tile(np.array([BODY], float), (n, 1))
-    sym = np.tile(np.array([SYMBOL], float), (n, 1))
-    _, conf = classify_profiles(prof, sol, s, edge_blur(mixes), mixes, body, sym, mixes)
-    return int((np.argmax(conf, axis=1) != truth).sum())
+    return misread_count(mixes, pair_truth(PAIR, n), BODY, SYMBOL)
 
 
 def test_dim_diamonds_and_clovers_survive_jpeg_through_the_luma() -> None:

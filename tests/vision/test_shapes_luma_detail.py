@@ -14,24 +14,19 @@ JPEG-compress them and read them through the classifier.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
-from other_print import INNER, P, cover, linear_from_srgb255, srgb_from_linear
+from other_print import INNER, P, misread_count, pair_truth, tile_top_planes
 
 from scorer.model import Shape
 from vision.shapes import (
-    SHAPE_ORDER,
     ShapeSettings,
-    classify_profiles,
     edge_blur,
     linear_light_mix,
     luma_detail_mix,
     luma_guided_mix,
-    radial_profiles,
 )
 
 BODY, SYMBOL = (32, 32, 32), (125, 74, 166)  # sRGB: the classic purple on the black body
@@ -41,29 +36,8 @@ FLAT_INNER = INNER.reshape(-1)
 
 
 def _planes(shape: Shape, blur: float, seed: int, noise: float, jpeg: int | None) -> NDArray:
-    """``(1, 3, P * P)`` B, G, R planes of one tile top drawn at ``TILE_PX``, blurred by
-    ``blur`` of its side, with sensor ``noise`` (8-bit levels) and JPEG ``jpeg`` quality
-    (4:2:0, the tile at a random offset to the 8 x 8 blocks), resampled to the patch and
-    smoothed as the detector does (``patch_smooth`` 0.012)."""
-    rng = np.random.default_rng(seed)
-    turn = math.radians(rng.uniform(-4.0, 4.0))
-    area = cover(shape, TILE_PX, turn, rng.uniform(0.95, 1.05), rng.uniform(-0.02, 0.02, 2))
-    mix = cv2.GaussianBlur(area, (0, 0), blur * TILE_PX)
-    lb, ls = linear_from_srgb255(BODY), linear_from_srgb255(SYMBOL)
-    lin = lb[None, None, :] + mix[..., None] * (ls - lb)[None, None, :]
-    rgb = srgb_from_linear(lin) + rng.normal(0.0, noise, lin.shape)
-    bgr = np.clip(np.round(rgb), 0, 255).astype(np.uint8)[..., ::-1]
-    if jpeg is not None:
-        frame = np.empty((64, 64, 3), np.uint8)
-        frame[:] = BODY[::-1]
-        o = int(rng.integers(0, 8))
-        frame[o : o + TILE_PX, o : o + TILE_PX] = bgr
-        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
-        assert ok
-        bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)[o : o + TILE_PX, o : o + TILE_PX]
-    up = cv2.resize(bgr, (P, P), interpolation=cv2.INTER_LINEAR)
-    up = cv2.GaussianBlur(up, (0, 0), 0.012 * P)
-    return np.ascontiguousarray(up.reshape(P * P, 3).T)[None]
+    """``(1, 3, P * P)`` B, G, R planes of one purple tile top (:func:`tile_top_planes`)."""
+    return tile_top_planes(shape, BODY, SYMBOL, TILE_PX, blur, seed, noise, jpeg)
 
 
 def _mixes(
@@ -80,20 +54,7 @@ def _mixes(
         m = luma_guided_mix(m, planes, b, s, P, settings) * inner
         m = luma_detail_mix(m, planes, b, s, FLAT_INNER, P, settings)
         out.append(m.reshape(P, P))
-    truth = np.array([SHAPE_ORDER.index(PAIR[i % 2]) for i in range(n)])
-    return np.stack(out).astype(np.float32), truth
-
-
-def _errors(mixes: NDArray[np.float32], truth: NDArray[np.int64]) -> int:
-    """Symbols read as anything but their kind by the classifier."""
-    n = len(mixes)
-    s = ShapeSettings()
-    prof, sol, ok = radial_profiles(mixes > 0.5, s.bins)
-    assert ok.all()
-    body = np.tile(np.array([BODY], float), (n, 1))
-    sym = np.tile(np.array([SYMBOL], float), (n, 1))
-    _, conf = classify_profiles(prof, sol, s, edge_blur(mixes), mixes, body, sym, mixes)
-    return int((np.argmax(conf, axis=1) != truth).sum())
+    return np.stack(out).astype(np.float32), pair_truth(PAIR, n)
 
 
 OFF = replace(ShapeSettings(), luma_detail_share=0.0)
@@ -122,7 +83,7 @@ def test_luma_detail_reads_purple_diamonds_and_clovers_no_worse() -> None:
     read all or all but one right)."""
     on, truth = _mixes(0.07, 2.0, 75, ON, n=60)
     off, _ = _mixes(0.07, 2.0, 75, OFF, n=60)
-    e_on, e_off = _errors(on, truth), _errors(off, truth)
+    e_on, e_off = misread_count(on, truth, BODY, SYMBOL), misread_count(off, truth, BODY, SYMBOL)
     assert e_on <= min(e_off, 4), (e_on, e_off)
 
 
