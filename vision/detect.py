@@ -5211,7 +5211,8 @@ def _shape_confidences_of(
     reads: _Reads, outline: NDArray[np.float64], idx: NDArray[np.int64], s: DetectorSettings
 ) -> NDArray[np.float64]:
     """:func:`vision.shapes.shape_confidences` ``(M, 6)`` of the tiles ``idx`` (``(M,)``) of
-    ``reads`` and their outline distances ``outline`` (``(N, 6)``)."""
+    ``reads`` and their outline distances ``outline`` (``(N, 6)``), pooled: the tiles are
+    one image's board, whose median edge blur the templates lean towards."""
     p = s.patch_px
     m = len(idx)
     if m == 0:
@@ -5224,6 +5225,7 @@ def _shape_confidences_of(
         reads.body_rgb[idx],
         reads.symbol_rgb[idx],
         None if reads.mix is None else reads.mix[idx].reshape(m, p, p),
+        pooled=True,
     )
 
 
