@@ -1321,6 +1321,26 @@ class DetectorSettings:
             ``miss18``: 24 of the 113 tiles missed for a glared margin on the 68 tuning
             sets), and 24 takes most of them. Not for every read: at 24 everywhere a noise
             cloth's blots away from the board passed (R29g scene 19: 4 -> 11 false).
+        grow_glare_min_symbol_lift, grow_glare_low_lift_margin: ``glare_min_symbol_lift``
+            for growth's glared test (a free cell beside a glared tile of the board, or a
+            lone one as grey as glare) where the margin is at least
+            ``grow_glare_low_lift_margin`` x the local light envelope: printed paint is less
+            glossy than the black top, so under a strong highlight the top reflects more of
+            the lamp than the symbol does and the symbol reads darker than its margin in
+            every channel while its paint still shows over it (chroma, saturation floor).
+            Only a margin lifted to the brightest diffuse light around (the envelope) has
+            that much glare on it. Glared tiles growth missed so on the 84 tuning sets read
+            0.85-0.89 on margins 1.06-1.14 x the envelope (seed 137 legal scene 55: a green
+            star8 and a purple diamond beside the board's glared tiles); a gingham's teal
+            checks under glare read 0.83-0.90 on cream at 0.74-0.91 x the envelope (seed 97
+            legal scene 59: without the margin bound the cloth grew as a glared patch, 12
+            tiles lost and 2 false), a cloth's dark dyes 0.5-0.66. On 12 glare sets (L137,
+            L103, L61 both ISPs, L113g, R137 both, L89, R89, R61), without the margin bound,
+            against 0.9: missed 296 -> 281, false 40 / 40, misread 347 -> 346, exact
+            498 -> 499 (0.75 and 0.6 read the same). With it, on the 84 tuning sets against
+            m19z: missed 1402 -> 1386, false 255 / 255, misread 2370 / 2370, exact
+            3677 -> 3678 (10 scenes changed, none worse in missed + false + misread; one
+            tile of seed 61 legal scene 4 found is read wrong); probe seed 151 unchanged.
         grow_local_black_cells, grow_local_black_min, grow_local_max_shape_distance: a grown
             cell's margin is judged against the black of the board's tiles within
             ``grow_local_black_cells`` cells of it (Chebyshev; their median brightness over
@@ -1693,6 +1713,8 @@ class DetectorSettings:
     grow_glare_black_grey: bool = True
     grow_glare_paint_balanced: bool = True
     grow_glare_min_paint_chroma: float = 24.0
+    grow_glare_min_symbol_lift: float = 0.8
+    grow_glare_low_lift_margin: float = 1.0
     grow_local_black_cells: int = 2
     grow_local_black_min: int = 2
     grow_local_max_shape_distance: float = 0.2
@@ -3450,6 +3472,7 @@ def _tile_like(
     light_grey: NDArray[np.bool_] | None = None,
     black_rgb: NDArray[np.float64] | None = None,
     min_paint_chroma: float | None = None,
+    min_symbol_lift: float | NDArray[np.float64] | None = None,
 ) -> NDArray[np.bool_]:
     """Physical checks that read patches are Qwirkle tiles, not look-alikes.
 
@@ -3477,6 +3500,8 @@ def _tile_like(
     ``(3,)`` RGB, the board's black margins (None: not known); a glared symbol's paint may
     then also show with them made grey (``grow_glare_paint_balanced``).
     ``min_paint_chroma``: overrides ``glare_min_paint_chroma`` (None: that).
+    ``min_symbol_lift``: overrides ``glare_min_symbol_lift`` (None: that; or ``(N,)``, one
+    per patch).
     """
     dark = reads.body_v < (s.body_max_dark if max_dark is None else max_dark) * env_at
     # one paint under one light: a dark margin much brighter (against the local light) than
@@ -3540,7 +3565,8 @@ def _tile_like(
     # adds light to both: a "symbol" darker than its margin in every channel is a dark spot
     # on something light (a cloth's dark check on its white), not paint under glare
     lift = (sym / np.maximum(reads.body_rgb, 1.0)).max(axis=1)
-    neutral &= (lift >= s.glare_min_symbol_lift) & sym_floor
+    min_lift = s.glare_min_symbol_lift if min_symbol_lift is None else min_symbol_lift
+    neutral &= (lift >= min_lift) & sym_floor
     if few_black:
         # no black tiles seen: glared ones only when a whole glared board shows, tiles of
         # several shapes (a cloth repeats one motif, and its look-alikes read as one shape)
@@ -4400,6 +4426,11 @@ def _judge_grown(
             light_grey=light_grey,
             black_rgb=ref_body if s.grow_glare_paint_balanced else None,
             min_paint_chroma=s.grow_glare_min_paint_chroma or None,
+            min_symbol_lift=np.where(
+                reads.body_v >= s.grow_glare_low_lift_margin * env_at,
+                s.grow_glare_min_symbol_lift,
+                s.glare_min_symbol_lift,
+            ),
         )
         & ~black
     )
