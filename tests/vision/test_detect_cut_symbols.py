@@ -104,13 +104,14 @@ def test_two_thirds_covered_diamond_is_unseen() -> None:
             < 0.4 * scene.pitch_px
         ]
 
-    # (the part-symbol checks, ``part_max_kind_share`` and ``part_max_solid_share``, drop
-    # this guess too: off as well)
+    # (the part-symbol checks, ``part_max_kind_share``, ``part_max_solid_share`` and
+    # ``part_max_light_share``, drop this guess too: off as well)
     off_s = replace(
         DetectorSettings(),
         cut_chord_max=0.0,
         part_max_kind_share=0.0,
         part_max_solid_share=0.0,
+        part_max_light_share=0.0,
         lone_max_cell_offset=0.0,
     )
     off = detect(scene.image_bgr, settings=off_s)
