@@ -1053,8 +1053,13 @@ class DetectorSettings:
             and 2 right guesses at covered tiles (no cost); star4s are left out (true ones from
             0.61: thin arms). Without the glare guard, on 44 of the tuning sets, 4 visible
             tiles went (3 of them glared: seed 37 legal scene 52's circle lost both renders'
-            exact boards) and 7 misread tiles turned missed (5 of them glared). 0 turns it
-            off.
+            exact boards) and 7 misread tiles turned missed (5 of them glared). On the 84
+            tuning sets against m19z: missed 1402 -> 1417, false 255 -> 240, misread 2370 ->
+            2358, boards exact 3677 -> 3683 (most of the tiles it loses were misread; dim scenes
+            of tiny tiles spread a kind's light widely, 0.14-0.28 for one image's clovers,
+            and lose a few: seed 101 legal scene 28, 3 in each render); transfer probe seed
+            151: missed 100 -> 101, false 12 -> 12, misread 82 -> 80, exact 173 -> 173. 0
+            turns it off.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
             ``cover_min_outline`` from every prototype (the outline distance
