@@ -1037,6 +1037,29 @@ class DetectorSettings:
             with it 708 / 192 / 838 / 1352); probe
             seed 83 missed 82 -> 84, false 12, misread 136 -> 134, exact 163 (without the
             bound 89 / 10 / 129 / 164). 0 turns it off.
+        part_max_light_share: a symbol of any solid kind whose share of symbol light over
+            its tile (the mean of its linear-light mix, the size :func:`size_consistency`
+            weighs, which blur does not change) is under this fraction of the median of the
+            image's other reads of its kind (at least ``part_min_reads`` of them) is the part
+            a hand leaves of a covered tile's symbol, or a cloth's speck: it is not reported
+            (never guessed). Unlike ``part_max_solid_share`` (the segmented area) it judges
+            margins lighter than the board's black too - a hand's skin or a cloth's ground
+            beside the part shows its colour - but not glared ones (lighter than
+            ``part_solid_max_margin`` x the board's black and greyer than
+            ``doubt_neutral_saturation``: glare washes out part of a symbol's light). Measured
+            (branch ``false20``) on the m19z readings of every sixth in-spec scene of the 84
+            twentieth-session tuning sets (27,666 reads of the solid kinds): true reads lie at
+            0.66 of their kind or above; under 0.65 lie 5 misread visible tiles, 3 false reads
+            and 2 right guesses at covered tiles (no cost); star4s are left out (true ones from
+            0.61: thin arms). Without the glare guard, on 44 of the tuning sets, 4 visible
+            tiles went (3 of them glared: seed 37 legal scene 52's circle lost both renders'
+            exact boards) and 7 misread tiles turned missed (5 of them glared). On the 84
+            tuning sets against m19z: missed 1402 -> 1417, false 255 -> 240, misread 2370 ->
+            2358, boards exact 3677 -> 3683 (most of the tiles it loses were misread; dim scenes
+            of tiny tiles spread a kind's light widely, 0.14-0.28 for one image's clovers,
+            and lose a few: seed 101 legal scene 28, 3 in each render); transfer probe seed
+            151: missed 100 -> 101, false 12 -> 12, misread 82 -> 80, exact 173 -> 173. 0
+            turns it off.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
             ``cover_min_outline`` from every prototype (the outline distance
@@ -1675,6 +1698,7 @@ class DetectorSettings:
     part_min_reads: int = 3
     part_max_solid_share: float = 0.65
     part_solid_max_margin: float = 1.4
+    part_max_light_share: float = 0.65
     cover_min_outline: float = 0.2
     cover_max_shape_confidence: float = 0.999
     cover_min_margin_lift: float = 1.3
@@ -6630,6 +6654,30 @@ def _assemble(
             & (lift > s.cover_min_margin_lift)
         )
         for k in np.nonzero(covered)[0].tolist():
+            paint[k] = False
+    # a solid symbol with far less symbol light than its kind's is the part a hand leaves of
+    # it, or a cloth's speck (``part_max_light_share``)
+    if s.part_max_light_share > 0 and len(idx) > s.part_min_reads and black_rel is not None:
+        # (not in a glared margin - lighter than the board's black, as
+        # ``part_solid_max_margin``, and grey, as ``doubt_neutral_saturation``: glare washes
+        # out part of a symbol's light too; a hand's or a cloth's margin shows its colour)
+        rel_l = reads.body_v[ix] / np.maximum(env_ix, 1.0)
+        glared = (rel_l > s.part_solid_max_margin * black_rel) & (
+            reads.body_sat[ix] <= s.doubt_neutral_saturation
+        )
+        kept_l = np.array(paint, bool)
+        grey = reads.mix if reads.mix is not None else reads.score
+        light = grey[ix].mean(axis=1, dtype=np.float64)
+        star4 = SHAPE_ORDER.index(Shape.STAR4)
+        part_l = np.zeros(len(idx), bool)
+        for kind_s in np.unique(best_s[kept_l & ~glared & (best_s != star4)]).tolist():
+            kind = np.nonzero(kept_l & (best_s == kind_s))[0]
+            for k in kind[~glared[kind]].tolist():
+                others = kind[kind != k]
+                part_l[k] = len(others) >= s.part_min_reads and light[k] < (
+                    s.part_max_light_share * float(np.median(light[others]))
+                )
+        for k in np.nonzero(part_l)[0].tolist():
             paint[k] = False
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]

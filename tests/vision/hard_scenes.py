@@ -41,8 +41,8 @@ def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> Detecto
     """``settings`` with the eleventh session's look-alike checks off (``max_margin_bleed``,
     ``lone_doubt_*``, ``window_*``, ``part_*``), the twelfth's (``lone_foreign_*``), the
     fourteenth's (``part_max_solid_share``), the seventeenth's (``pale_margin_*``), the
-    eighteenth's (``table_colour_*``, ``cover_*``), the nineteenth's (``lone_max_cell_offset``)
-    and any ``more`` fields set: they drop some of
+    eighteenth's (``table_colour_*``, ``cover_*``), the nineteenth's (``lone_max_cell_offset``),
+    the twentieth's (``part_max_light_share``) and any ``more`` fields set: they drop some of
     the same look-alikes as older checks, so a test that measures an older check alone turns them
     off."""
     return dataclasses.replace(
@@ -57,6 +57,7 @@ def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> Detecto
         table_colour_share=0.0,
         cover_min_outline=0.0,
         lone_max_cell_offset=0.0,
+        part_max_light_share=0.0,
         **more,
     )
 

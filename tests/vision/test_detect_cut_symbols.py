@@ -104,15 +104,17 @@ def test_two_thirds_covered_diamond_is_unseen() -> None:
             < 0.4 * scene.pitch_px
         ]
 
-    # (the part-symbol checks, ``part_max_kind_share`` and ``part_max_solid_share``, drop
-    # this guess too: off as well; with diamond weighed against clover at the image's blur,
-    # ``template_blur_pooled``, the corner is not reported either, rule check or not: off)
+    # (the part-symbol checks, ``part_max_kind_share``, ``part_max_solid_share`` and
+    # ``part_max_light_share``, drop this guess too: off as well; with diamond weighed
+    # against clover at the image's blur, ``template_blur_pooled``, the corner is not
+    # reported either, rule check or not: off)
     base = DetectorSettings()
     off_s = replace(
         base,
         cut_chord_max=0.0,
         part_max_kind_share=0.0,
         part_max_solid_share=0.0,
+        part_max_light_share=0.0,
         lone_max_cell_offset=0.0,
         shape=replace(base.shape, template_blur_pooled=0.0),
     )

@@ -21,7 +21,8 @@ from vision.evaluate import legal_board
 DEFAULT = DetectorSettings(table_colour_share=0.0, lone_max_cell_offset=0.0)
 # (a hand's check, ``cover_min_outline``, drops the blot below too: off in both readings)
 NO_COVER = dataclasses.replace(DEFAULT, cover_min_outline=0.0)
-OFF = dataclasses.replace(NO_COVER, lone_doubt_colour_distance=0.0)
+# (the symbol-light share, ``part_max_light_share``, drops some of these blots too: off)
+OFF = dataclasses.replace(NO_COVER, lone_doubt_colour_distance=0.0, part_max_light_share=0.0)
 
 
 def test_a_noise_cloths_blot_diagonal_to_the_board_makes_no_tile() -> None:
@@ -62,7 +63,10 @@ def test_a_noise_cloths_blots_off_the_board_on_a_glared_scene_make_no_tiles() ->
     margins 1.2-1.4x the board's black, read as tiles under the bounds before (20 and 1.4,
     12 false when measured); with 16 and 1.2 most go (2 left), and every tile stays."""
     before = dataclasses.replace(
-        DEFAULT, lone_doubt_colour_distance=20.0, lone_doubt_body_ratio=1.4
+        DEFAULT,
+        lone_doubt_colour_distance=20.0,
+        lone_doubt_body_ratio=1.4,
+        part_max_light_share=0.0,
     )
     on = score_hard_scene(107, 31, legal_board, DEFAULT, "linear")
     old = score_hard_scene(107, 31, legal_board, before, "linear")

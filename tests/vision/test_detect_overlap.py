@@ -64,11 +64,16 @@ def test_a_floral_cloth_beside_the_board_makes_no_tiles() -> None:
     the board read as tiles 0.57 and 0.70 of a pitch from one; overlapping it, they go, and
     every tile stays. (The margins of those flowers are coloured beyond black paint, so the
     ``doubt_foreign_*`` check drops them too: it is left out here, to test this one, as are
-    the small groups apart from the board and the cut symbols' check. Without this check
-    the later ones drop one of the two flowers: both with the thirteenth session's turned
-    corners, one with the corners of the local lattice.)"""
+    the small groups apart from the board, the cut symbols' check and the symbol-light share
+    (``part_max_light_share``). Without this check the later ones drop one of the two
+    flowers: both with the thirteenth session's turned corners, one with the corners of the
+    local lattice.)"""
     alone = dataclasses.replace(
-        DEFAULT, doubt_foreign_chroma=0.0, apart_group_max=0, cut_chord_max=0.0
+        DEFAULT,
+        doubt_foreign_chroma=0.0,
+        apart_group_max=0,
+        cut_chord_max=0.0,
+        part_max_light_share=0.0,
     )
     on = _score(11, 43, alone)
     off = _score(11, 43, dataclasses.replace(alone, overlap_max_separation=0.0))

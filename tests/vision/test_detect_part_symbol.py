@@ -16,9 +16,14 @@ from vision.detect import DetectorSettings
 from vision.evaluate import DetectionScore, legal_board
 
 DEFAULT = DetectorSettings()
-# the solid-symbol share (``part_max_solid_share``) drops this part too: both off
+# the solid-symbol shares (``part_max_solid_share``, ``part_max_light_share``) drop this part
+# too: all off
 OFF = dataclasses.replace(
-    DEFAULT, part_max_kind_share=0.0, part_max_solid_share=0.0, lone_max_cell_offset=0.0
+    DEFAULT,
+    part_max_kind_share=0.0,
+    part_max_solid_share=0.0,
+    part_max_light_share=0.0,
+    lone_max_cell_offset=0.0,
 )
 
 

@@ -19,7 +19,8 @@ from vision.detect import DetectorSettings
 from vision.evaluate import DetectionScore, legal_board
 
 DEFAULT = DetectorSettings()
-OFF = dataclasses.replace(DEFAULT, part_max_solid_share=0.0)
+# (the symbol-light share, ``part_max_light_share``, drops this part too: off as well)
+OFF = dataclasses.replace(DEFAULT, part_max_solid_share=0.0, part_max_light_share=0.0)
 
 
 def _score(settings: DetectorSettings) -> DetectionScore:
