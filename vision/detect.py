@@ -3603,6 +3603,24 @@ def _balanced_to_black(
     return body_rgb * gain[None, :], symbol_rgb * gain[None, :]
 
 
+@lru_cache(maxsize=16)
+def _settings_with_cached(
+    s: DetectorSettings, changes: tuple[tuple[str, Any], ...]
+) -> DetectorSettings:
+    return replace(s, **dict(changes))
+
+
+def _settings_with(s: DetectorSettings, **changes: Any) -> DetectorSettings:
+    """``dataclasses.replace(s, **changes)``, kept per settings and changes: a ``replace``
+    copies all 231 fields, about 0.15 ms a call on the benchmark machine, and the reads of
+    one detect ask for the same few variants several times. Settings with an unhashable
+    field (a list where a tuple belongs) are replaced afresh."""
+    try:
+        return _settings_with_cached(s, tuple(sorted(changes.items())))
+    except TypeError:
+        return replace(s, **changes)
+
+
 def _foreign_chroma(
     body_rgb: NDArray[np.float64],
     symbol_rgb: NDArray[np.float64],
@@ -3633,7 +3651,7 @@ def _foreign_chroma(
         # a margin channel at the sensor's black (``clip_low_level``) is read as anything
         # from its value up to the board's black in that channel
         low = (body_rgb <= s.clip_low_level) & (body_rgb < np.asarray(ref_body)[None, :])
-        s_high = replace(s, clip_low_level=0.0)
+        s_high = _settings_with(s, clip_low_level=0.0)
         out = _foreign_chroma(body_rgb, symbol_rgb, ref_body, s_high)
         todo = np.nonzero(low.any(axis=1))[0]
         if len(todo):
@@ -4523,14 +4541,6 @@ def _touches_hidden(reads: _Reads, n: int, p: int) -> NDArray[np.bool_]:
     return cast(_B, (near_hidden & (sym > 0)).reshape(n, -1).any(axis=1))
 
 
-@lru_cache(maxsize=8)
-def _partial_settings(s: DetectorSettings) -> DetectorSettings:
-    """``s`` as :func:`_read_partly_covered` reads with it: a symbol may touch the occluder,
-    which may cover up to ``partial_max_share`` of the margin (kept per settings: a
-    ``replace`` copies all 231 fields, about 0.15 ms a call on the benchmark machine)."""
-    return replace(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share)
-
-
 def _read_partly_covered(
     source: _TileSource,
     env: NDArray[np.float32],
@@ -4589,7 +4599,7 @@ def _read_partly_covered(
     cells, centres = cells[inside], centres[inside]
     n = len(cells)
     corners = _tile_corners(centres, cells, image_from_grid, None, np.zeros(n), fill, False, s)
-    s_part = _partial_settings(s)
+    s_part = _settings_with(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share)
     # a first look says whose symbol touches the occluder (its ``ok``, ``score`` and
     # ``hidden`` are a full reading's); most looks find none, and nothing is read in full
     p = s.patch_px
