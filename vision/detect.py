@@ -1302,7 +1302,12 @@ class DetectorSettings:
             line's end is a gap growth now looks beyond, round after round: about 11 ms of
             CPU on the clean 1080p bench frame (81.9 against 71.1 ms interleaved), 5 ms on
             the webcam frame; looking past only gaps where a look saw a hand's third colour
-            saved 7 of the 11 ms but kept about 3 of the 29 tiles. False turns it off.
+            saved 7 of the 11 ms but kept about 3 of the 29 tiles. Its rounds no longer
+            find the board's line ends again while no tile joins (branch ``speed20``):
+            callgrind on the clean frame, on against off, 684.6 - 632.1 -> 666.2 - 623.7 M
+            instructions per detect (52.5 -> 42.5 M); what is left are its looks at new
+            cells, none looked at twice (CPU 83.4 against 75.5 ms interleaved, 20 pairs
+            under load). False turns it off.
         grow_bridge_glare: the cell beyond a gap is taken with a glared margin too when that
             margin is the light's own grey with the board's black made grey and its symbol's
             paint shows (the ``glare_lone_*`` test): a glare spot over a line washes out
@@ -2815,28 +2820,32 @@ def _read_patches(
     bv = body_c.max(axis=1).astype(np.float64)
     if first_look:  # the symbol only where the margin passed (a blob never leaves its patch)
         sel = np.nonzero(ok)[0]
-        score_sel = _projection(
-            planes[sel], dn[sel], body_c[sel], scratch("patches.score", (len(sel), pp), np.float32)
-        )
-        ok_sel, _, prof_sel, sol_sel, _, centroid_sel = _symbols(
-            score_sel,
-            ok[sel],
-            geo,
-            s,
-            shapes=True,
-            exclude=None if occ_mask is None else occ_mask[sel] & occluded[sel, None],
-        )
         ok_out = np.zeros(n, bool)
-        ok_out[sel] = ok_sel
         centroid = np.zeros((n, 2))
-        centroid[sel] = centroid_sel
         prof_out = np.zeros((n, s.shape.bins))
-        prof_out[sel] = prof_sel
         sol_out = np.zeros(n)
-        sol_out[sel] = sol_sel
         # the score (clipped, as a full reading's) where the margin passed, 0 elsewhere
         score_out = np.zeros((n, pp), np.float32)
-        score_out[sel] = np.clip(score_sel, 0.0, 1.0) * geo.inner_flat[None, :]
+        if len(sel):  # (no margin passed in about 4 of 10 of growth's looks: nothing to segment)
+            score_sel = _projection(
+                planes[sel],
+                dn[sel],
+                body_c[sel],
+                scratch("patches.score", (len(sel), pp), np.float32),
+            )
+            ok_sel, _, prof_sel, sol_sel, _, centroid_sel = _symbols(
+                score_sel,
+                ok[sel],
+                geo,
+                s,
+                shapes=True,
+                exclude=None if occ_mask is None else occ_mask[sel] & occluded[sel, None],
+            )
+            ok_out[sel] = ok_sel
+            centroid[sel] = centroid_sel
+            prof_out[sel] = prof_sel
+            sol_out[sel] = sol_sel
+            score_out[sel] = np.clip(score_sel, 0.0, 1.0) * geo.inner_flat[None, :]
         return _Reads(
             ok=ok_out,
             profile=prof_out,
@@ -3649,6 +3658,24 @@ def _balanced_to_black(
     return body_rgb * gain[None, :], symbol_rgb * gain[None, :]
 
 
+@lru_cache(maxsize=16)
+def _settings_with_cached(
+    s: DetectorSettings, changes: tuple[tuple[str, Any], ...]
+) -> DetectorSettings:
+    return replace(s, **dict(changes))
+
+
+def _settings_with(s: DetectorSettings, **changes: Any) -> DetectorSettings:
+    """``dataclasses.replace(s, **changes)``, kept per settings and changes: a ``replace``
+    copies all 231 fields, about 0.15 ms a call on the benchmark machine, and the reads of
+    one detect ask for the same few variants several times. Settings with an unhashable
+    field (a list where a tuple belongs) are replaced afresh."""
+    try:
+        return _settings_with_cached(s, tuple(sorted(changes.items())))
+    except TypeError:
+        return replace(s, **changes)
+
+
 def _foreign_chroma(
     body_rgb: NDArray[np.float64],
     symbol_rgb: NDArray[np.float64],
@@ -3679,7 +3706,7 @@ def _foreign_chroma(
         # a margin channel at the sensor's black (``clip_low_level``) is read as anything
         # from its value up to the board's black in that channel
         low = (body_rgb <= s.clip_low_level) & (body_rgb < np.asarray(ref_body)[None, :])
-        s_high = replace(s, clip_low_level=0.0)
+        s_high = _settings_with(s, clip_low_level=0.0)
         out = _foreign_chroma(body_rgb, symbol_rgb, ref_body, s_high)
         todo = np.nonzero(low.any(axis=1))[0]
         if len(todo):
@@ -4632,7 +4659,7 @@ def _read_partly_covered(
     cells, centres = cells[inside], centres[inside]
     n = len(cells)
     corners = _tile_corners(centres, cells, image_from_grid, None, np.zeros(n), fill, False, s)
-    s_part = replace(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share)
+    s_part = _settings_with(s, occluder_max_touch=1.0, occluder_max_share=s.partial_max_share)
     # a first look says whose symbol touches the occluder (its ``ok``, ``score`` and
     # ``hidden`` are a full reading's); most looks find none, and nothing is read in full
     p = s.patch_px
@@ -4810,6 +4837,28 @@ def _local_black(
     return out
 
 
+def _line_ends(taken: set[tuple[int, int]], min_line: int) -> list[tuple[int, int, int, int]]:
+    """The ends of the board's lines a gap may follow (``grow_bridge_cells``): each tile of
+    ``taken`` (row, col) and 4-direction (d_row, d_col) with ``min_line`` tiles in line
+    leading into a cell that is no tile (the tile itself and those behind it), as
+    ``(row, col, d_row, d_col)`` in the order ``taken`` iterates, directions up, left,
+    right, down."""
+    out: list[tuple[int, int, int, int]] = []
+    behind = range(1, min_line)
+    # (plain loops: a generator per tile and direction cost about as much as the rest of a
+    # round's bookkeeping)
+    for r, c in taken:
+        for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+            if (r + dr, c + dc) in taken:
+                continue
+            for q in behind:
+                if (r - q * dr, c - q * dc) not in taken:
+                    break
+            else:
+                out.append((r, c, dr, dc))
+    return out
+
+
 def _grow_on_lattice(
     source: _TileSource,
     small: NDArray[np.uint8],
@@ -4881,16 +4930,28 @@ def _grow_on_lattice(
     # cells whose symbol failed the checks: only these may hold a tile a hand touches
     # (``_read_partly_covered``, after the rounds)
     shown: set[tuple[int, int]] = set()
+    # what depends on the board's tiles alone, kept while no tile joins (``taken`` only
+    # grows; a set left unchanged iterates in the same order): the cells around them, and
+    # each line's end a gap may follow, (row, col, d_row, d_col) in the order of ``taken``
+    # (rounds that take nothing, ``grow_bridge_empty``, would find them all again)
+    around: set[tuple[int, int]] = set()
+    ends: list[tuple[int, int, int, int]] = []
+    known = -1  # len(taken) they were found for
+    around_for: tuple[int, frozenset[tuple[int, int]]] | None = None  # ... and the pending
     for _round in range(s.grow_rounds):
-        front = sorted(
-            {
+        if around_for != (len(taken), frozenset(pending)):
+            around_for = (len(taken), frozenset(pending))
+            around = {
                 (r + dr, c + dc)
                 for r, c in taken | pending.keys()
                 for dr in (-1, 0, 1)
                 for dc in (-1, 0, 1)
-                if (dr or dc) and (r + dr, c + dc) not in tried
+                if dr or dc
             }
-        )
+        if known != len(taken) and s.grow_bridge_cells > 0:
+            ends = _line_ends(taken, s.grow_bridge_min_line)
+        known = len(taken)
+        front = sorted(around - tried)
         # cells of holes a hand's shadow merged into no square, cut off from the board by
         # the hand (``blob_seed_cells``): looked at in the first round, where the hole is;
         # one that fails may be looked at again from a neighbour that joins
@@ -4904,22 +4965,16 @@ def _grow_on_lattice(
         longer = False  # a gap this round bridged may go on one cell farther
         if s.grow_bridge_cells > 0:
             fresh = set(front)
-            for r, c in taken:
-                for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-                    if any(
-                        (r - q * dr, c - q * dc) not in taken
-                        for q in range(1, s.grow_bridge_min_line)
-                    ):
-                        continue  # (a line of ``grow_bridge_min_line`` leads into the gap)
-                    for span in range(1, s.grow_bridge_cells + 1):
-                        gap = (r + span * dr, c + span * dc)
-                        if gap not in tried or gap in taken or gap in pending:
-                            break  # (every cell of the gap failed)
-                        far = (r + (span + 1) * dr, c + (span + 1) * dc)
-                        if far not in tried and far not in fresh:
-                            bridged.setdefault(far, (r, c))
-                            longer |= span < s.grow_bridge_cells
-                            break
+            for r, c, dr, dc in ends:
+                for span in range(1, s.grow_bridge_cells + 1):
+                    gap = (r + span * dr, c + span * dc)
+                    if gap not in tried or gap in taken or gap in pending:
+                        break  # (every cell of the gap failed)
+                    far = (r + (span + 1) * dr, c + (span + 1) * dc)
+                    if far not in tried and far not in fresh:
+                        bridged.setdefault(far, (r, c))
+                        longer |= span < s.grow_bridge_cells
+                        break
             front = sorted(fresh | bridged.keys())
         if not front:
             break
