@@ -6459,6 +6459,10 @@ def _assemble(
     env_ix = _envelope_at(
         env, np.array([cands[i].centre_xy for i in idx], np.float64).reshape(-1, 2)
     )
+    # each read's margin against the light there, and the thin-armed kind's index, which
+    # the checks below weigh against the board's black and exempt
+    rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
+    star4 = SHAPE_ORDER.index(Shape.STAR4)
 
     tiles: list[TileObservation] = []
     names = palette.names
@@ -6485,7 +6489,6 @@ def _assemble(
     # ... and one both far from its paint and lighter than the board's black is neither
     # (``doubt_colour_distance``, ``doubt_body_ratio``): a cloth's pale blot in a dark ring
     if len(idx) > 1 and s.doubt_colour_distance > 0:
-        body = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         body_sat = reads.body_sat[ix]
         n_black = int(black.sum())
         if (
@@ -6498,12 +6501,12 @@ def _assemble(
             # outnumber the tiles set that), and grey as the light is too: with the board's
             # black margins made grey (von Kries), glare over black paint stays grey (and
             # grey as measured: thin black margins may take a cloth's tint)
-            lighter = body > s.doubt_body_ratio * black_rel
+            lighter = rel_ix > s.doubt_body_ratio * black_rel
             bal, _ = _balanced_to_black(black_rgb, reads.body_rgb[ix], reads.symbol_rgb[ix])
             bal_sat = (bal.max(axis=1) - bal.min(axis=1)) / np.maximum(bal.max(axis=1), 1.0)
             body_sat = np.maximum(body_sat, bal_sat)
         else:
-            lighter = body > s.doubt_body_ratio * float(np.median(body))
+            lighter = rel_ix > s.doubt_body_ratio * float(np.median(rel_ix))
         lighter &= body_sat > s.doubt_neutral_saturation  # not glare's grey
         paint_ok &= ~(lighter & (paint_d > s.doubt_colour_distance))
         # ... or nearer its paint, but with a margin coloured beyond the board's black too
@@ -6540,7 +6543,6 @@ def _assemble(
         and int(black.sum()) >= s.min_pitch_support
     ):
         sided = _side_neighbours(cells[ix], paint_ok) > 0
-        rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         paint_ok &= ~(
             ~sided
             & (paint_d > s.lone_doubt_colour_distance)
@@ -6554,7 +6556,6 @@ def _assemble(
         and black_rel is not None
         and int(black.sum()) >= s.min_pitch_support
     ):
-        rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         paint_ok &= ~(
             (paint_d > s.pale_margin_colour_distance)
             & (rel_ix > s.pale_margin_body_ratio * black_rel)
@@ -6630,7 +6631,7 @@ def _assemble(
     if reads.reach is not None and len(idx) and black_rel is not None:
         # a symbol a hand joins runs into the margin (``cut_max_margin_reach``); only on
         # margins as dark as the board's black (glare washes a square's margin into it)
-        dark_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0) <= s.part_solid_max_margin * black_rel
+        dark_ix = rel_ix <= s.part_solid_max_margin * black_rel
         paint_ok &= ~(reads.reach[ix] & dark_ix)
     paint = paint_ok.tolist()
     conf_c = np.asarray(col_read.confidences, np.float64).reshape(len(idx), len(names))
@@ -6669,7 +6670,6 @@ def _assemble(
     if s.part_max_kind_share > 0 and len(idx) > s.part_min_reads:
         kept_p = np.array(paint, bool)
         area = reads.area[ix]
-        star4 = SHAPE_ORDER.index(Shape.STAR4)
         small_kind = kept_p & (best_s == star4)
         if int(small_kind.sum()) >= s.part_min_reads:
             smallest = float(np.median(area[small_kind]))
@@ -6685,10 +6685,8 @@ def _assemble(
     if s.part_max_solid_share > 0 and len(idx) > s.part_min_reads and black_rel is not None:
         # (margins as dark as the board's black only: glare over a tile washes out part of
         # its symbol too, and lightens its margin)
-        rel_ix = reads.body_v[ix] / np.maximum(env_ix, 1.0)
         kept_p = np.array(paint, bool) & (rel_ix <= s.part_solid_max_margin * black_rel)
         area = reads.area[ix]
-        star4 = SHAPE_ORDER.index(Shape.STAR4)
         for kind_s in np.unique(best_s[kept_p & (best_s != star4)]).tolist():
             kind = kept_p & (best_s == kind_s)
             if int(kind.sum()) >= s.part_min_reads:
@@ -6701,7 +6699,7 @@ def _assemble(
         holes = ix < len(outline)
         od = np.full(len(idx), -np.inf)
         od[holes] = outline[ix[holes]].min(axis=1)
-        lift = reads.body_v[ix] / np.maximum(env_ix, 1.0) / max(black_rel, 1e-6)
+        lift = rel_ix / max(black_rel, 1e-6)
         sc_best = conf_s[np.arange(len(idx)), best_s]
         covered = (
             (od > s.cover_min_outline)
@@ -6716,14 +6714,12 @@ def _assemble(
         # (not in a glared margin - lighter than the board's black, as
         # ``part_solid_max_margin``, and grey, as ``doubt_neutral_saturation``: glare washes
         # out part of a symbol's light too; a hand's or a cloth's margin shows its colour)
-        rel_l = reads.body_v[ix] / np.maximum(env_ix, 1.0)
-        glared = (rel_l > s.part_solid_max_margin * black_rel) & (
+        glared = (rel_ix > s.part_solid_max_margin * black_rel) & (
             reads.body_sat[ix] <= s.doubt_neutral_saturation
         )
         kept_l = np.array(paint, bool)
         grey = reads.mix if reads.mix is not None else reads.score
         light = grey[ix].mean(axis=1, dtype=np.float64)
-        star4 = SHAPE_ORDER.index(Shape.STAR4)
         part_l = np.zeros(len(idx), bool)
         for kind_s in np.unique(best_s[kept_l & ~glared & (best_s != star4)]).tolist():
             kind = np.nonzero(kept_l & (best_s == kind_s))[0]
@@ -6805,9 +6801,7 @@ def _assemble(
         "first_fit_ambiguous": bool(first_fit_ambiguous),
         # the returned tiles' margins against the local light (``V / E``): what
         # :func:`detect` weighs readings by (``reading_*``)
-        "margin_rel": (reads.body_v[ix] / np.maximum(env_ix, 1.0))[paint]
-        if len(idx)
-        else np.zeros(0),
+        "margin_rel": rel_ix[paint] if len(idx) else np.zeros(0),
     }
     if dbg is not None:
         shown = ix[paint] if len(idx) else ix  # the tiles returned, in order
