@@ -887,6 +887,15 @@ def _template_bank(
     return bank, inner
 
 
+def _blur_level(blur: NDArray[np.floating], settings: ShapeSettings) -> NDArray[np.intp]:
+    """Index ``(N,)`` of the ``template_blur`` level nearest each measured blur (``(N,)``,
+    fraction of the tile side): the level the grey prototypes of :func:`template_scores`
+    and :func:`integrated_distances` are drawn at."""
+    levels = np.asarray(settings.template_blur)
+    lvl: NDArray[np.intp] = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
+    return lvl
+
+
 def template_scores(
     score: NDArray[np.float32],
     blur: NDArray[np.float64],
@@ -947,8 +956,7 @@ def template_scores(
     m = v.sum(axis=1, keepdims=True) / float(inner.sum())
     v = np.where(inner[None], v - m, np.float32(0.0))
     v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-6)
-    levels = np.asarray(settings.template_blur)
-    lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
+    lvl = _blur_level(blur, settings)
     out = np.zeros((n, len(SHAPE_ORDER)))
     n_sc = len(settings.template_scales)
     turns = [len(settings.template_turns_deg)] * len(SHAPE_ORDER)
@@ -1473,8 +1481,7 @@ def _integrated_distances(
 ) -> NDArray[np.float64]:
     """:func:`integrated_distances` of ``(N, bins)`` integrated profiles of ``(p, p)`` patches."""
     protos = _integrated_prototypes(p, settings.bins, settings.template_blur)
-    levels = np.asarray(settings.template_blur)
-    lvl = np.argmin(np.abs(levels[None, :] - np.asarray(blur)[:, None]), axis=1)
+    lvl = _blur_level(blur, settings)
     pr = protos[lvl]  # (N, 6, bins)
     rolled = prof[:, _roll_index(settings.bins, _turn_window(settings))]  # (N, S, bins)
     # (one product per symbol, all of one shape: each symbol's sums are the same whatever
@@ -1682,10 +1689,7 @@ def _pooled_pair(
     ``(N,)``); only the symbols whose template level that moves are correlated again."""
     share = settings.template_blur_pooled
     want = (1.0 - share) * blur + share * float(np.median(blur))
-    levels = np.asarray(settings.template_blur)
-    own_lvl = np.argmin(np.abs(levels[None, :] - blur[:, None]), axis=1)
-    new_lvl = np.argmin(np.abs(levels[None, :] - want[:, None]), axis=1)
-    moved = np.nonzero(own_lvl != new_lvl)[0]
+    moved = np.nonzero(_blur_level(blur, settings) != _blur_level(want, settings))[0]
     if not len(moved):
         return ncc
     again = template_scores(grey[moved], want[moved], settings)[:, _PAIR]  # (M, 2)
