@@ -1087,7 +1087,13 @@ class DetectorSettings:
             real tile stands out (a line of 6 reads, seed 31 legal scene 1 of tests/vision;
             7 reads, seed 59 legal scene 49); 2 of the 45 false reads lie in images of 6
             reads. With both guards the census's 46 scenes lose 41 false reads and no true
-            one. ``offset_bent_share`` 0 spares none; ``offset_min_cells`` 0 turns the check
+            one. On the 92 tuning sets against m20z (eval.py, tag false21e): missed 1565 ->
+            1570, false 280 -> 238, misread 2566 -> 2546, boards exact 4029 -> 4044 (it loses
+            3 visible tiles 0.15-0.22 of a cell off theirs - one pushed, at a line's end, two
+            whose reads sit off the symbol - and turns 2 misread ones missed); transfer probe
+            seed 163 unchanged (missed 70, false 4, misread 110, exact 181). Without the two
+            guards (0.13, 12, 3, 0): 1596 / 234 / 2538 / 4040 (probe missed 71, misread
+            109). ``offset_bent_share`` 0 spares none; ``offset_min_cells`` 0 turns the check
             off.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
