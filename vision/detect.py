@@ -2534,22 +2534,34 @@ def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
     return np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
 
 
-_WEIGHTS: dict[int, NDArray[np.float32]] = {}
+_WEIGHTS: dict[tuple[int, int], NDArray[np.float32]] = {}
 
 
-def _bilinear_weights(p: int) -> NDArray[np.float32]:
-    """``(4, p * p)`` weights of the corners (TL, TR, BR, BL) at each patch pixel centre."""
-    w = _WEIGHTS.get(p)
+def _bilinear_weights(p: int, gap: int = 0) -> NDArray[np.float32]:
+    """``(4, (p + 2 gap) * p)`` weights of the corners (TL, TR, BR, BL) at each patch pixel
+    centre, with ``gap`` rows above and below the patch that repeat its rows reflected about
+    its top and bottom row (OpenCV's default border, reflect-101: row ``-k`` is row ``k``)."""
+    w = _WEIGHTS.get((p, gap))
     if w is None:
         uv = (np.arange(p) + 0.5) / p
-        u, v = np.meshgrid(uv, uv)  # u along x (columns), v along y (rows)
+        rows = np.abs(np.arange(-gap, p + gap))
+        rows = np.where(rows > p - 1, 2 * (p - 1) - rows, rows)
+        u, v = np.meshgrid(uv, uv[rows])  # u along x (columns), v along y (rows)
         w = (
             np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])
             .reshape(4, -1)
             .astype(np.float32)
         )
-        _WEIGHTS[p] = w
+        _WEIGHTS[(p, gap)] = w
     return w
+
+
+def _stack_gap(p: int, sigma: float) -> int:
+    """Rows of reflected border above and below each ``p``-row patch in a stack, so that
+    OpenCV's 8-bit Gaussian of ``sigma`` px (kernel size ``round(6 sigma + 1) | 1``, OpenCV's
+    own rule for 8-bit images) and the 3 x 3 Laplacian see each patch as they see it alone,
+    whatever patches it is stacked with: a reading then never depends on its neighbours."""
+    return min(p - 1, max(1, (round(6.0 * sigma + 1.0) | 1) // 2))
 
 
 class _TileSource:
@@ -2639,8 +2651,7 @@ def _read_patches(
             ``occlusion="fallback"`` ``occluder``: no symbol read in a margin with a third
             colour over ``occluder_min_share`` to ``partial_max_share`` of it.
         only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
-            resampled only as their neighbours in the stack, which the smoothing and the
-            Laplacian reach across, so each reads as in a reading of all N.
+            only resampled (each patch reads the same whatever it is stacked with).
         occlusion: ``"off"``; ``"probe"``: only mark (``occluder``) the patches whose margin
             shows a third colour over ``occluder_min_share`` to ``occluder_max_share`` of it;
             ``"fallback"``: a patch whose margin fails is judged again without an occluder
@@ -2664,7 +2675,12 @@ def _read_patches(
     pp = p * p
     geo = _patch_geometry(p, s)
     c = corners_xy.astype(np.float32)
-    mx, my = _patch_maps(c, p)
+    # each patch is resampled with a gap of its own rows reflected above and below it
+    # (``_stack_gap``), so the smoothing and the Laplacian read it as they would alone: a
+    # reading never depends on the patches it is stacked with
+    gap = _stack_gap(p, s.patch_smooth * p)
+    rows = p + 2 * gap
+    mx, my = _patch_maps(c, p, gap)
     # cv2.remap resamples 4-channel pixels about 2.5x faster than 3-channel ones, to the same
     # values (104 patches: 0.51 vs 1.32 ms), so the region the patches read is converted to
     # BGRA first (about 0.15 ms per megapixel) when it fits a kept scratch buffer (a larger
@@ -2679,31 +2695,31 @@ def _read_patches(
     x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3))
     y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3))
     # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
-    mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
-    src, dst = image, mosaic
+    stack = scratch("patches.mosaic", (n * rows, p, 3), np.uint8)
+    src, dst = image, stack
     side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max()) if n else 0.0
     bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side)
     if bgra is not None:
         src = bgra
-        dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
+        dst = scratch("patches.stack4", (n * rows, p, 4), np.uint8)
         mx -= np.float32(bx0)
         my -= np.float32(by0)
-    _remap_stack(src, mx, my, dst, p)
-    if dst is not mosaic:
-        cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=mosaic)
+    _remap_stack(src, mx, my, dst, rows)
+    if dst is not stack:
+        cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=stack)
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram).
     # Smoothed from the BGRA stack when there is one: OpenCV's 8-bit Gaussian is exact fixed
     # point channel by channel, so B, G and R come out the same, and four channels cost less
-    planes = cast(
-        _U8,
-        cv2.GaussianBlur(
-            dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
-        ),
-    ).reshape(n, pp, dst.shape[2])[:, :, :3]
-    stack = mosaic
+    # (the patches' own rows of the stack, (n, p * p, channels) views without the gaps)
+    smooth = cv2.GaussianBlur(
+        dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
+    )
+    ch = dst.shape[2]
+    planes = cast(_U8, smooth).reshape(n, rows, p, ch)[:, gap : gap + p].reshape(n, pp, ch)[..., :3]
+    mosaic = stack.reshape(n, rows, p, 3)[:, gap : gap + p].reshape(n, pp, 3)
     if only is not None:
-        n, planes, mosaic = len(only), planes[only], mosaic.reshape(-1, pp, 3)[only]
+        n, planes, mosaic = len(only), planes[only], mosaic[only]
     planes_t = scratch("patches.planes", (n, 3, pp), np.uint8)
     np.copyto(planes_t, planes.transpose(0, 2, 1))
     planes = planes_t
@@ -2917,7 +2933,7 @@ def _read_patches(
     # a lower bound of the paint's colour (:func:`vision.colour.classify_colours`)
     hi = np.greater_equal(raw, np.float32(s.colour.clip_level), out=raw)  # 1 / 0, in place
     clipped = np.matmul(inner_f, hi)[:, 0, ::-1].astype(np.float64) / per_px  # R G B
-    lap = _laplacian(stack[:, :, 1]).reshape(-1, pp)
+    lap = _laplacian(stack[:, :, 1]).reshape(-1, rows, p)[:, gap : gap + p].reshape(-1, pp)
     sharp = (lap if only is None else lap[only]).var(axis=1).astype(np.float64)
     blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
     return _Reads(
@@ -4267,14 +4283,17 @@ _NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
 def _patch_maps(
-    corners_xy: NDArray[np.float32], p: int
+    corners_xy: NDArray[np.float32], p: int, gap: int = 0
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """The remap coordinates of N tile tops' ``p`` x ``p`` patches, stacked: ``(N * p, p)``
-    x and y, bilinear in each tile's four corners ``(N, 4, 2)`` (clockwise from top-left)."""
+    """The remap coordinates of N tile tops' ``p`` x ``p`` patches, stacked: ``(N * rows,
+    p)`` x and y with ``rows = p + 2 gap``, bilinear in each tile's four corners ``(N, 4,
+    2)`` (clockwise from top-left); each patch's ``gap`` rows above and below repeat its own
+    rows reflected (:func:`_bilinear_weights`)."""
     n = len(corners_xy)
-    wts = _bilinear_weights(p)  # (4, p * p)
-    mx = single_thread_matmul(corners_xy[:, :, 0], wts).reshape(n * p, p)
-    my = single_thread_matmul(corners_xy[:, :, 1], wts).reshape(n * p, p)
+    wts = _bilinear_weights(p, gap)  # (4, rows * p)
+    rows = p + 2 * gap
+    mx = single_thread_matmul(corners_xy[:, :, 0], wts).reshape(n * rows, p)
+    my = single_thread_matmul(corners_xy[:, :, 1], wts).reshape(n * rows, p)
     return mx, my
 
 
@@ -4286,7 +4305,8 @@ def _remap_stack(
     p: int,
 ) -> None:
     """Resample ``src`` at the stacked patch maps into ``dst`` (bilinear, border replicated),
-    whole patches at a time: cv2.remap sizes must stay below 32767."""
+    whole patches of ``p`` rows (their gaps included) at a time: cv2.remap sizes must stay
+    below 32767."""
     rows = (32000 // p) * p
     for a in range(0, len(mx), rows):
         cv2.remap(
@@ -4314,10 +4334,13 @@ def _coarse_contrast(
     p = max(8, s.patch_px // 2)
     pp = p * p
     geo = _patch_geometry(p, s)
-    mx, my = _patch_maps((corners_xy * scale).astype(np.float32), p)
-    mosaic = np.empty((n * p, p, 3), np.uint8)
-    _remap_stack(small, mx, my, mosaic, p)
-    planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
+    gap = _stack_gap(p, s.patch_smooth * p)  # (each patch smoothed as if alone)
+    rows = p + 2 * gap
+    mx, my = _patch_maps((corners_xy * scale).astype(np.float32), p, gap)
+    mosaic = np.empty((n * rows, p, 3), np.uint8)
+    _remap_stack(small, mx, my, mosaic, rows)
+    smooth = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p)
+    planes = smooth.reshape(n, rows, p, 3)[:, gap : gap + p].reshape(n, pp, 3)
     body = _median_u8(np.ascontiguousarray(planes[:, geo.body_idx].transpose(0, 2, 1)))
     centre = planes[:, geo.centre_idx].mean(axis=1)
     out: NDArray[np.float64] = np.sqrt(((centre - body) ** 2).sum(axis=1))

@@ -252,6 +252,59 @@ def test_a_patch_reads_the_same_wherever_it_lies_in_the_stack() -> None:
             np.testing.assert_array_equal(getattr(part, name), getattr(full, name)[lo:hi])
 
 
+@pytest.mark.parametrize(("seed", "preset"), [(12, "glare"), (13, "dim")])
+def test_a_patch_reads_the_same_alone_and_with_any_neighbours(seed: int, preset: str) -> None:
+    """A patch's reading, its shape confidences included, does not depend on the patches it
+    is stacked with at all: read alone, among all the others and among them in another order
+    (full readings, growth's first looks with the occluder as a fallback, and readings with
+    the occluder left out), at the widest smoothing (a noisy image's). So growth may batch
+    its looks in one read."""
+    from vision.detect import _read_patches
+    from vision.shapes import outline_distances, shape_confidences
+
+    image, corners, _ = _pushed_tiles(seed, preset)
+    n = len(corners)
+    s = dataclasses.replace(DetectorSettings(), patch_smooth=DetectorSettings().max_patch_smooth)
+    p = s.patch_px
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n)
+    back = np.argsort(order)
+    modes: list[dict[str, object]] = [
+        {},
+        {"first_look": True, "occlusion": "fallback", "shaded_sides": True},
+        {"occlusion": "all"},
+    ]
+    for kw in modes:
+        full = _read_patches(image, corners, s, False, **kw)  # type: ignore[arg-type]
+        mixed = _read_patches(image, corners[order], s, False, **kw)  # type: ignore[arg-type]
+        for i in rng.choice(n, 5, replace=False):
+            alone = _read_patches(image, corners[i : i + 1], s, False, **kw)  # type: ignore[arg-type]
+            for f in dataclasses.fields(full):
+                got = getattr(alone, f.name)
+                if got is None:
+                    continue
+                np.testing.assert_array_equal(got[0], getattr(full, f.name)[i], err_msg=f.name)
+                np.testing.assert_array_equal(
+                    got[0], getattr(mixed, f.name)[back[i]], err_msg=f.name
+                )
+            if kw or not alone.ok[0]:
+                continue
+            conf = [
+                shape_confidences(
+                    outline_distances(r.profile[j : j + 1], r.solidity[j : j + 1], s.shape),
+                    s.shape,
+                    r.blur[j : j + 1],
+                    r.score[j : j + 1].reshape(1, p, p),
+                    r.body_rgb[j : j + 1],
+                    r.symbol_rgb[j : j + 1],
+                    None if r.mix is None else r.mix[j : j + 1].reshape(1, p, p),
+                )
+                for r, j in ((alone, 0), (full, i), (mixed, back[i]))
+            ]
+            np.testing.assert_array_equal(conf[0], conf[1])
+            np.testing.assert_array_equal(conf[0], conf[2])
+
+
 def _pushed_tiles(seed: int, preset: str) -> tuple[np.ndarray, np.ndarray, float]:
     """A rendered board's image, its tiles' corners as a lattice would guess them (each
     square pushed up to 0.15 of a side and turned up to 12 degrees about the tile's centre,
