@@ -230,28 +230,6 @@ def test_a_shared_bgra_copy_reads_as_a_fresh_one() -> None:
         np.testing.assert_array_equal(getattr(shared, name), getattr(fresh, name))
 
 
-def test_a_patch_reads_the_same_wherever_it_lies_in_the_stack() -> None:
-    """Every measurement of a tile top, the outline profile included, is the same whatever
-    tiles are read with it (with its neighbours in the stack, as ``only`` reads): a read may
-    be split or batched differently without changing a reading."""
-    from vision.detect import DetectorSettings, _read_patches
-    from vision.evaluate import random_board
-    from vision.render import PRESETS, render
-
-    board = random_board(np.random.default_rng(6), 40)
-    r = render(board, PRESETS["dim"], seed=6, size=(1280, 720))  # noise: wider smoothing
-    corners = np.array([t.corners_xy for t in r.truth if t.visible], np.float64)
-    # the widest smoothing (a noisy image's) reaches across patch borders
-    s = dataclasses.replace(DetectorSettings(), patch_smooth=DetectorSettings().max_patch_smooth)
-    full = _read_patches(r.image_bgr, corners, s, False)
-    n = len(corners)
-    for lo, hi in ((0, 5), (7, n), (n // 2, n // 2 + 3)):
-        a, b = max(0, lo - 1), min(n, hi + 1)
-        part = _read_patches(r.image_bgr, corners[a:b], s, False, only=np.arange(lo - a, hi - a))
-        for name in ("ok", "profile", "solidity", "area", "sharpness", "blur", "score", "mix"):
-            np.testing.assert_array_equal(getattr(part, name), getattr(full, name)[lo:hi])
-
-
 @pytest.mark.parametrize(("seed", "preset"), [(12, "glare"), (13, "dim")])
 def test_a_patch_reads_the_same_alone_and_with_any_neighbours(seed: int, preset: str) -> None:
     """A patch's reading, its shape confidences included, does not depend on the patches it
