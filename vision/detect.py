@@ -2591,22 +2591,34 @@ def _edge_blur(score: NDArray[np.float32], p: int) -> NDArray[np.float64]:
     return np.where(cnt > 0, sig / p, 0.0).astype(np.float64)
 
 
-_WEIGHTS: dict[int, NDArray[np.float32]] = {}
+_WEIGHTS: dict[tuple[int, int], NDArray[np.float32]] = {}
 
 
-def _bilinear_weights(p: int) -> NDArray[np.float32]:
-    """``(4, p * p)`` weights of the corners (TL, TR, BR, BL) at each patch pixel centre."""
-    w = _WEIGHTS.get(p)
+def _bilinear_weights(p: int, gap: int = 0) -> NDArray[np.float32]:
+    """``(4, (p + 2 gap) * p)`` weights of the corners (TL, TR, BR, BL) at each patch pixel
+    centre, with ``gap`` rows above and below the patch that repeat its rows reflected about
+    its top and bottom row (OpenCV's default border, reflect-101: row ``-k`` is row ``k``)."""
+    w = _WEIGHTS.get((p, gap))
     if w is None:
         uv = (np.arange(p) + 0.5) / p
-        u, v = np.meshgrid(uv, uv)  # u along x (columns), v along y (rows)
+        rows = np.abs(np.arange(-gap, p + gap))
+        rows = np.where(rows > p - 1, 2 * (p - 1) - rows, rows)
+        u, v = np.meshgrid(uv, uv[rows])  # u along x (columns), v along y (rows)
         w = (
             np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v])
             .reshape(4, -1)
             .astype(np.float32)
         )
-        _WEIGHTS[p] = w
+        _WEIGHTS[(p, gap)] = w
     return w
+
+
+def _stack_gap(p: int, sigma: float) -> int:
+    """Rows of reflected border above and below each ``p``-row patch in a stack, so that
+    OpenCV's 8-bit Gaussian of ``sigma`` px (kernel size ``round(6 sigma + 1) | 1``, OpenCV's
+    own rule for 8-bit images) and the 3 x 3 Laplacian see each patch as they see it alone,
+    whatever patches it is stacked with: a reading then never depends on its neighbours."""
+    return min(p - 1, max(1, (round(6.0 * sigma + 1.0) | 1) // 2))
 
 
 class _TileSource:
@@ -2664,10 +2676,9 @@ def _read_patches(
     keep: bool,
     *,
     first_look: bool = False,
-    only: NDArray[np.int64] | None = None,
     occlusion: str = "off",
     shaded_sides: bool = False,
-    lit_side_max: float | None = None,
+    lit_side_max: float | NDArray[np.float64] | None = None,
 ) -> _Reads:
     """Rectify N tile tops to ``patch_px`` squares and segment their symbols, all at once.
 
@@ -2695,9 +2706,6 @@ def _read_patches(
             reading; ``contrast`` is set (centre against margin), and with
             ``occlusion="fallback"`` ``occluder``: no symbol read in a margin with a third
             colour over ``occluder_min_share`` to ``partial_max_share`` of it.
-        only: read just these patches (``(M,)`` indices into ``corners_xy``); the others are
-            resampled only as their neighbours in the stack, which the smoothing and the
-            Laplacian reach across, so each reads as in a reading of all N.
         occlusion: ``"off"``; ``"probe"``: only mark (``occluder``) the patches whose margin
             shows a third colour over ``occluder_min_share`` to ``occluder_max_share`` of it;
             ``"fallback"``: a patch whose margin fails is judged again without an occluder
@@ -2709,10 +2717,10 @@ def _read_patches(
             margins its checks judge against the board's black).
         lit_side_max: the bound of a lit (and a shaded) side, x symbol-body colour distance
             (None: ``side_glare_max`` and ``side_shade_max``; growth's last look,
-            ``grow_side_glare_max``).
+            ``grow_side_glare_max``); or ``(N,)``, one per patch (NaN: those defaults).
 
     Returns:
-        :class:`_Reads` over the N tiles (the M of ``only``).
+        :class:`_Reads` over the N tiles.
     """
     source = image_bgr if isinstance(image_bgr, _TileSource) else _TileSource(image_bgr)
     image = source.image_bgr
@@ -2721,7 +2729,12 @@ def _read_patches(
     pp = p * p
     geo = _patch_geometry(p, s)
     c = corners_xy.astype(np.float32)
-    mx, my = _patch_maps(c, p)
+    # each patch is resampled with a gap of its own rows reflected above and below it
+    # (``_stack_gap``), so the smoothing and the Laplacian read it as they would alone: a
+    # reading never depends on the patches it is stacked with
+    gap = _stack_gap(p, s.patch_smooth * p)
+    rows = p + 2 * gap
+    mx, my = _patch_maps(c, p, gap)
     # cv2.remap resamples 4-channel pixels about 2.5x faster than 3-channel ones, to the same
     # values (104 patches: 0.51 vs 1.32 ms), so the region the patches read is converted to
     # BGRA first (about 0.15 ms per megapixel) when it fits a kept scratch buffer (a larger
@@ -2736,31 +2749,29 @@ def _read_patches(
     x1 = min(w_img, max(x0 + 1, math.floor(float(mx.max())) + 3))
     y1 = min(h_img, max(y0 + 1, math.floor(float(my.max())) + 3))
     # the stack, its smoothed copy and its channel planes in this thread's scratch buffers
-    mosaic = scratch("patches.mosaic", (n * p, p, 3), np.uint8)
-    src, dst = image, mosaic
+    stack = scratch("patches.mosaic", (n * rows, p, 3), np.uint8)
+    src, dst = image, stack
     side = float(np.hypot(*(c[:, 1] - c[:, 0]).T).max()) if n else 0.0
     bgra, bx0, by0 = source.bgra((x0, y0, x1, y1), side)
     if bgra is not None:
         src = bgra
-        dst = scratch("patches.stack4", (n * p, p, 4), np.uint8)
+        dst = scratch("patches.stack4", (n * rows, p, 4), np.uint8)
         mx -= np.float32(bx0)
         my -= np.float32(by0)
-    _remap_stack(src, mx, my, dst, p)
-    if dst is not mosaic:
-        cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=mosaic)
+    _remap_stack(src, mx, my, dst, rows)
+    if dst is not stack:
+        cv2.cvtColor(dst, cv2.COLOR_BGRA2BGR, dst=stack)
     # channel planes (n, 3, p * p): every per-tile statistic below runs along the last,
     # contiguous axis; the smoothed patch stays uint8 (so the margin's median is a histogram).
     # Smoothed from the BGRA stack when there is one: OpenCV's 8-bit Gaussian is exact fixed
     # point channel by channel, so B, G and R come out the same, and four channels cost less
-    planes = cast(
-        _U8,
-        cv2.GaussianBlur(
-            dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
-        ),
-    ).reshape(n, pp, dst.shape[2])[:, :, :3]
-    stack = mosaic
-    if only is not None:
-        n, planes, mosaic = len(only), planes[only], mosaic.reshape(-1, pp, 3)[only]
+    # (the patches' own rows of the stack, (n, p * p, channels) views without the gaps)
+    smooth = cv2.GaussianBlur(
+        dst, (0, 0), s.patch_smooth * p, dst=scratch("patches.smooth", dst.shape, np.uint8)
+    )
+    ch = dst.shape[2]
+    planes = cast(_U8, smooth).reshape(n, rows, p, ch)[:, gap : gap + p].reshape(n, pp, ch)[..., :3]
+    mosaic = stack.reshape(n, rows, p, 3)[:, gap : gap + p].reshape(n, pp, 3)
     planes_t = scratch("patches.planes", (n, 3, pp), np.uint8)
     np.copyto(planes_t, planes.transpose(0, 2, 1))
     planes = planes_t
@@ -2808,8 +2819,8 @@ def _read_patches(
         off = np.sqrt(((x - t[:, None, :] * d_s) ** 2).sum(axis=1))
         x_lo = x.min(axis=1)
         lit = (x_lo > 0) & (off >= s.side_glare_off_line * dk)
-        lit_max = s.side_glare_max if lit_side_max is None else lit_side_max
-        lit &= dk <= lit_max * contrast_c[:, None]
+        lit_max = _per_patch(lit_side_max, s.side_glare_max, n)[con]
+        lit &= dk <= lit_max[:, None] * contrast_c[:, None]
         if s.side_glare_max_saturation < 1.0:
             xm = x.max(axis=1)
             lit &= (xm - x_lo) <= s.side_glare_max_saturation * xm
@@ -2818,8 +2829,8 @@ def _read_patches(
             # channel, by the light's own grey (``side_shade_max``)
             x_hi = x.max(axis=1)
             shade = (x_hi < 0) & (off >= s.side_glare_off_line * dk)
-            shade_max = s.side_shade_max if lit_side_max is None else lit_side_max
-            shade &= dk <= shade_max * contrast_c[:, None]
+            shade_max = _per_patch(lit_side_max, s.side_shade_max, n)[con]
+            shade &= dk <= shade_max[:, None] * contrast_c[:, None]
             if s.side_glare_max_saturation < 1.0:
                 shade &= (x_hi - x_lo) <= s.side_glare_max_saturation * -x_lo
             lit |= shade
@@ -2934,8 +2945,6 @@ def _read_patches(
         # only on tiles large enough in the image (a small tile's patch is magnified: its
         # staircase and blurred flanks with it)
         side_k = np.hypot(*(c[:, 1] - c[:, 0]).T).astype(np.float64)
-        if only is not None:
-            side_k = side_k[only]
         cut = _cut_symbols(sym8, ok & (side_k >= s.cut_min_side_px), p, s)
     else:
         cut = np.zeros(n, bool)
@@ -2974,8 +2983,8 @@ def _read_patches(
     # a lower bound of the paint's colour (:func:`vision.colour.classify_colours`)
     hi = np.greater_equal(raw, np.float32(s.colour.clip_level), out=raw)  # 1 / 0, in place
     clipped = np.matmul(inner_f, hi)[:, 0, ::-1].astype(np.float64) / per_px  # R G B
-    lap = _laplacian(stack[:, :, 1]).reshape(-1, pp)
-    sharp = (lap if only is None else lap[only]).var(axis=1).astype(np.float64)
+    lap = _laplacian(stack[:, :, 1]).reshape(-1, rows, p)[:, gap : gap + p].reshape(-1, pp)
+    sharp = lap.var(axis=1).astype(np.float64)
     blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
     return _Reads(
         ok=ok,
@@ -3020,6 +3029,17 @@ def _read_patches(
         hidden=None if occ_mask is None or occlusion != "all" else occ_mask & occluded[:, None],
         reach=reached,
     )
+
+
+def _per_patch(
+    bound: float | NDArray[np.float64] | None, default: float, n: int
+) -> NDArray[np.float32]:
+    """``(n,)`` float32 bounds of n patches: ``bound`` for all, or one per patch (``(n,)``,
+    NaN: ``default``), or ``default`` (None)."""
+    if bound is None:
+        return np.full(n, default, np.float32)
+    b = np.broadcast_to(np.asarray(bound, np.float64), (n,))
+    return np.where(np.isnan(b), default, b).astype(np.float32)
 
 
 def _seen_side_deviation(
@@ -4324,14 +4344,17 @@ _NEIGHBOURS_3X3 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
 
 
 def _patch_maps(
-    corners_xy: NDArray[np.float32], p: int
+    corners_xy: NDArray[np.float32], p: int, gap: int = 0
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
-    """The remap coordinates of N tile tops' ``p`` x ``p`` patches, stacked: ``(N * p, p)``
-    x and y, bilinear in each tile's four corners ``(N, 4, 2)`` (clockwise from top-left)."""
+    """The remap coordinates of N tile tops' ``p`` x ``p`` patches, stacked: ``(N * rows,
+    p)`` x and y with ``rows = p + 2 gap``, bilinear in each tile's four corners ``(N, 4,
+    2)`` (clockwise from top-left); each patch's ``gap`` rows above and below repeat its own
+    rows reflected (:func:`_bilinear_weights`)."""
     n = len(corners_xy)
-    wts = _bilinear_weights(p)  # (4, p * p)
-    mx = single_thread_matmul(corners_xy[:, :, 0], wts).reshape(n * p, p)
-    my = single_thread_matmul(corners_xy[:, :, 1], wts).reshape(n * p, p)
+    wts = _bilinear_weights(p, gap)  # (4, rows * p)
+    rows = p + 2 * gap
+    mx = single_thread_matmul(corners_xy[:, :, 0], wts).reshape(n * rows, p)
+    my = single_thread_matmul(corners_xy[:, :, 1], wts).reshape(n * rows, p)
     return mx, my
 
 
@@ -4343,7 +4366,8 @@ def _remap_stack(
     p: int,
 ) -> None:
     """Resample ``src`` at the stacked patch maps into ``dst`` (bilinear, border replicated),
-    whole patches at a time: cv2.remap sizes must stay below 32767."""
+    whole patches of ``p`` rows (their gaps included) at a time: cv2.remap sizes must stay
+    below 32767."""
     rows = (32000 // p) * p
     for a in range(0, len(mx), rows):
         cv2.remap(
@@ -4371,10 +4395,13 @@ def _coarse_contrast(
     p = max(8, s.patch_px // 2)
     pp = p * p
     geo = _patch_geometry(p, s)
-    mx, my = _patch_maps((corners_xy * scale).astype(np.float32), p)
-    mosaic = np.empty((n * p, p, 3), np.uint8)
-    _remap_stack(small, mx, my, mosaic, p)
-    planes = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p).reshape(n, pp, 3)
+    gap = _stack_gap(p, s.patch_smooth * p)  # (each patch smoothed as if alone)
+    rows = p + 2 * gap
+    mx, my = _patch_maps((corners_xy * scale).astype(np.float32), p, gap)
+    mosaic = np.empty((n * rows, p, 3), np.uint8)
+    _remap_stack(small, mx, my, mosaic, rows)
+    smooth = cv2.GaussianBlur(mosaic, (0, 0), s.patch_smooth * p)
+    planes = smooth.reshape(n, rows, p, 3)[:, gap : gap + p].reshape(n, pp, 3)
     body = _median_u8(np.ascontiguousarray(planes[:, geo.body_idx].transpose(0, 2, 1)))
     centre = planes[:, geo.centre_idx].mean(axis=1)
     out: NDArray[np.float64] = np.sqrt(((centre - body) ** 2).sum(axis=1))
@@ -4795,7 +4822,20 @@ def _first_look(
     ``(N,)`` (the distance to the nearest prototype). A later look that finds no symbol
     leaves an earlier look's symbol (off the centre of its square) as it was (measured
     neutral: no reading of the 68 tuning sets changes). Returns the reading."""
-    read = _read_patches(
+    read = _look(source, squares, s, lit_side_max)
+    _take_look(read, s, at, found, centroid, outline)
+    return read
+
+
+def _look(
+    source: _TileSource,
+    squares: NDArray[np.float64],
+    s: DetectorSettings,
+    lit_side_max: float | NDArray[np.float64] | None = None,
+) -> _Reads:
+    """The reading of growth's looks on ``squares`` ``(M, 4, 2)`` image px (:func:`_first_look`,
+    :func:`_shifted_looks`; ``lit_side_max`` as :func:`_read_patches` takes it)."""
+    return _read_patches(
         source,
         squares,
         s,
@@ -4805,13 +4845,24 @@ def _first_look(
         shaded_sides=True,
         lit_side_max=lit_side_max,
     )
+
+
+def _take_look(
+    read: _Reads,
+    s: DetectorSettings,
+    at: NDArray[np.intp],
+    found: _B,
+    centroid: NDArray[np.float64],
+    outline: NDArray[np.float64],
+) -> None:
+    """Write a look's reading ``read`` of the cells ``at`` into growth's arrays, as
+    :func:`_first_look` does."""
     # (cells no look found a symbol in keep this look's centroid, as every look wrote it)
     new = np.nonzero(read.ok | ~found[at])[0]
     found[at[new]], centroid[at[new]] = read.ok[new], read.centroid[new]
     if read.ok.any():
         k = np.nonzero(read.ok)[0]
         outline[at[k]] = outline_distances(read.profile[k], read.solidity[k], s.shape).min(axis=1)
-    return read
 
 
 #: The directions of growth's shifted looks (``grow_shift_look``), in tile sides along the
@@ -4826,6 +4877,7 @@ def _shifted_looks(
     moves: NDArray[np.float64],
     valid: NDArray[np.bool_],
     s: DetectorSettings,
+    read: _Reads | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Growth's looks at M free cells moved off the lattice's centre, at
     ``grow_first_look`` of the cell's square (``centres`` ``(M, 2)`` and ``corners``
@@ -4840,15 +4892,13 @@ def _shifted_looks(
     lies nearest the cell's centre. Returns ``(hit (M,), move (H, 2), centroid (H, 2),
     outline (H,))`` for the H hits: the look's move (image px), its symbol's centroid (in
     sides of the look's square, as :func:`_read_patches` gives it) and outline distance.
+    ``read``: the looks' reading when made already (:func:`_look` of :func:`_shift_squares`).
     """
     nd, m = valid.shape
     k = s.grow_first_look if 0.0 < s.grow_first_look < 1.0 else 1.0
-    base = centres[:, None, :] + k * (corners - centres[:, None, :])  # (M, 4, 2)
     dk, mk = np.nonzero(valid)
-    looks = base[mk] + moves[dk, mk][:, None, :]
-    read = _read_patches(
-        source, looks, s, False, first_look=True, occlusion="fallback", shaded_sides=True
-    )
+    if read is None:
+        read = _look(source, _shift_squares(centres, corners, moves, valid, s), s)
     outline = np.full(len(mk), np.inf)
     if read.ok.any():
         j = np.nonzero(read.ok)[0]
@@ -4868,6 +4918,102 @@ def _shifted_looks(
     row[dk, mk] = np.arange(len(mk))
     j = row[best[h], h]
     return hit, moves[best[h], h], cen[j], outline[j]
+
+
+@dataclass
+class _LaterLooks:
+    """Growth's looks after the first at the cells ``follow`` (:func:`_later_looks`)."""
+
+    squares: list[NDArray[np.float64]]  # each block's squares (M_b, 4, 2), image px
+    bounds: list[float]  # each block's ``lit_side_max`` (NaN: the default)
+    # the block of the second look, the last look, the lit look and the shifted looks
+    # (-1: none)
+    block: tuple[int, int, int, int]
+    on_line: NDArray[np.bool_] | None  # (D, M) the shifted looks made, per direction and cell
+    moves: NDArray[np.float64] | None  # (D, M, 2) their moves, image px
+    row: NDArray[np.int64]  # (D, M) each shifted look's row in its block (-1: none)
+
+
+def _later_looks(
+    centres: NDArray[np.float64],
+    corners: NDArray[np.float64],
+    cells: NDArray[np.int64],
+    follow: NDArray[np.intp],
+    taken: set[tuple[int, int]],
+    lit_side_max: float | None,
+    s: DetectorSettings,
+) -> _LaterLooks:
+    """Every look growth may take after the first at the cells ``follow`` ``(M,)`` (into
+    ``centres`` ``(N, 2)``, ``corners`` ``(N, 4, 2)`` image px and ``cells`` ``(N, 2)``):
+    the second and the last look at smaller squares (``grow_first_look``,
+    ``grow_last_look``), the look at the full square with wider lit sides
+    (``lit_side_max``) and the shifted looks (``grow_shift_look``) along the lines of
+    ``taken`` that lead into the cell (``grow_shift_line_tiles``, ``grow_shift_on_line``)."""
+    m = len(follow)
+    squares: list[NDArray[np.float64]] = []
+    bounds: list[float] = []
+    block = [-1, -1, -1, -1]
+    c_f, x_f = centres[follow], corners[follow]
+    if m:
+        for b, k_look in enumerate((s.grow_first_look, s.grow_last_look)):
+            if 0.0 < k_look < 1.0:
+                block[b] = len(squares)
+                squares.append(c_f[:, None, :] + k_look * (x_f - c_f[:, None, :]))
+                bounds.append(math.nan)
+        if lit_side_max is not None:
+            block[2] = len(squares)
+            squares.append(x_f)
+            bounds.append(lit_side_max)
+    on_line = moves = None
+    row = np.full((len(_SHIFT_DIRECTIONS), m), -1, np.int64)
+    if m and s.grow_shift_look > 0:
+        d = s.grow_shift_look * _SHIFT_DIRECTIONS  # (D, 2) tile sides along u, w
+        ax_u = x_f[:, 1] - x_f[:, 0]
+        ax_w = x_f[:, 3] - x_f[:, 0]
+        moves = d[:, None, :1] * ax_u[None] + d[:, None, 1:] * ax_w[None]  # (D, M, 2)
+        # ... along a line leading into the cell only (``grow_shift_line_tiles`` tiles
+        # on that axis, ``grow_shift_on_line``): a cloth's pattern beside a corner of
+        # the board or a lone read gets no more looks than before
+        on_line = np.array(
+            [
+                [
+                    any(
+                        all(
+                            (int(r) + a * q * dr, int(c) + a * q * dc) in taken
+                            for q in range(1, s.grow_shift_line_tiles + 1)
+                        )
+                        for a in (-1, 1)
+                    )
+                    for r, c in cells[follow]
+                ]
+                for dc, dr in _SHIFT_DIRECTIONS.astype(np.int64)
+            ],
+            bool,
+        ).reshape(len(d), m) | (not s.grow_shift_on_line)
+        if on_line.any():
+            block[3] = len(squares)
+            squares.append(_shift_squares(c_f, x_f, moves, on_line, s))
+            bounds.append(math.nan)
+            dk, mk = np.nonzero(on_line)
+            row[dk, mk] = np.arange(len(dk))
+    b0, b1, b2, b3 = block
+    return _LaterLooks(squares, bounds, (b0, b1, b2, b3), on_line, moves, row)
+
+
+def _shift_squares(
+    centres: NDArray[np.float64],
+    corners: NDArray[np.float64],
+    moves: NDArray[np.float64],
+    valid: NDArray[np.bool_],
+    s: DetectorSettings,
+) -> NDArray[np.float64]:
+    """The squares ``(L, 4, 2)`` image px of :func:`_shifted_looks` (same arguments), in the
+    order of ``np.nonzero(valid)``."""
+    k = s.grow_first_look if 0.0 < s.grow_first_look < 1.0 else 1.0
+    base = centres[:, None, :] + k * (corners - centres[:, None, :])  # (M, 4, 2)
+    dk, mk = np.nonzero(valid)
+    out: NDArray[np.float64] = base[mk] + moves[dk, mk][:, None, :]
+    return out
 
 
 def _local_black(
@@ -5088,25 +5234,40 @@ def _grow_on_lattice(
         # by the few % they rescue keeps more than half the full margin band on its black
         # paint, whose median then differs from the symbol; a cell of table shows table in
         # all (1080p bench frame: 83 second looks -> 2; readings on the nine cached sets
-        # unchanged); where that finds none either, a last look (``grow_last_look``)
-        for k_look in (s.grow_first_look, s.grow_last_look):
+        # unchanged); where that finds none either, a last look (``grow_last_look``), one at
+        # the full square with wider lit sides and the shifted looks below, each only where
+        # the looks before it found none. Those cells are among the ``follow`` the first look
+        # left (a look only adds symbols, and moves none it found near the centre), and a
+        # patch reads the same whatever it is stacked with: every later look at every one of
+        # them is read at once, and each look's reading taken in turn from that batch
+        # (1080p bench frame: one read of about 20 patches for four reads of 3)
+        lit_side_max = s.grow_side_glare_max if s.grow_side_glare_max > 0 else None
+        follow = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
+        later = _later_looks(centres, corners, cells, follow, taken, lit_side_max, s)
+        batch = None
+        if later.squares:
+            sizes = [len(q) for q in later.squares]
+            bounds = np.repeat(np.array(later.bounds, np.float64), sizes)
+            batch = _look(source, np.concatenate(later.squares), s, bounds)
+        first_of = np.cumsum([0] + [len(q) for q in later.squares])
+        for b, k_look in enumerate((s.grow_first_look, s.grow_last_look)):
             again = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
             if not 0.0 < k_look < 1.0 or not len(again):
                 continue
-            look = centres[again, None, :] + k_look * (corners[again] - centres[again, None, :])
-            second = _first_look(source, look, s, again, found, centroid, outline)
+            assert batch is not None
+            second = batch.take(first_of[later.block[b]] + np.searchsorted(follow, again))
+            _take_look(second, s, again, found, centroid, outline)
             assert second.occluder is not None
             shown.update((int(r), int(c)) for r, c in cells[again[second.occluder]])
             look_scale[again[second.ok]] = k_look
-        lit_side_max = s.grow_side_glare_max if s.grow_side_glare_max > 0 else None
         # where no look found a symbol, one more at the full square whose lit or shaded
         # sides of the light's grey may stray farther (``grow_side_glare_max``): glare's
         # change over one tile follows the highlight, not the symbol's contrast
         again = np.nonzero(~found & contrast)[0]
         if lit_side_max is not None and len(again):
-            lit_look = _first_look(
-                source, corners[again], s, again, found, centroid, outline, lit_side_max
-            )
+            assert batch is not None
+            lit_look = batch.take(first_of[later.block[2]] + np.searchsorted(follow, again))
+            _take_look(lit_look, s, again, found, centroid, outline)
             look_scale[again[lit_look.ok]] = 1.0
         # where no look centred on the cell finds a symbol, looks shifted along the lattice's
         # axes (``grow_shift_look``): the lattice misplaced there, or the tile pushed along
@@ -5114,33 +5275,15 @@ def _grow_on_lattice(
         shift = np.zeros((n, 2))  # image px
         shifted = np.zeros(n, bool)
         again = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
-        if len(again) and s.grow_shift_look > 0:
-            d = s.grow_shift_look * _SHIFT_DIRECTIONS  # (D, 2) tile sides along u, w
-            ax_u = corners[again, 1] - corners[again, 0]
-            ax_w = corners[again, 3] - corners[again, 0]
-            moves = d[:, None, :1] * ax_u[None] + d[:, None, 1:] * ax_w[None]  # (D, M, 2)
-            # ... along a line leading into the cell only (``grow_shift_line_tiles`` tiles
-            # on that axis, ``grow_shift_on_line``): a cloth's pattern beside a corner of
-            # the board or a lone read gets no more looks than before
-            on_line = np.array(
-                [
-                    [
-                        any(
-                            all(
-                                (int(r) + a * q * dr, int(c) + a * q * dc) in taken
-                                for q in range(1, s.grow_shift_line_tiles + 1)
-                            )
-                            for a in (-1, 1)
-                        )
-                        for r, c in cells[again]
-                    ]
-                    for dc, dr in _SHIFT_DIRECTIONS.astype(np.int64)
-                ],
-                bool,
-            ).reshape(len(d), len(again)) | (not s.grow_shift_on_line)
+        if len(again) and later.on_line is not None and later.moves is not None:
+            ia = np.searchsorted(follow, again)
+            on_line, moves = later.on_line[:, ia], later.moves[:, ia]
             if on_line.any():
+                assert batch is not None
+                dk, mk = np.nonzero(on_line)
+                rows = first_of[later.block[3]] + later.row[dk, ia[mk]]
                 hit, mv_h, cen, out = _shifted_looks(
-                    source, centres[again], corners[again], moves, on_line, s
+                    source, centres[again], corners[again], moves, on_line, s, batch.take(rows)
                 )
                 at_hit = again[hit]
                 shifted[at_hit], shift[at_hit], centroid[at_hit] = True, mv_h, cen
@@ -5155,9 +5298,7 @@ def _grow_on_lattice(
         centres = centres + at
         corners = corners + at[:, None, :]
         # only cells whose first reading found a symbol near the centre can join: they are
-        # read again with their neighbours in the stack of patches (which the 2 px smoothing
-        # and the Laplacian reach across patch borders), so each reads exactly as it would
-        # in a read of every cell; most free cells show table and are not read again
+        # read again in full (most free cells show table and are not)
         # ... and whose symbol's outline is not far from every prototype (the looks measure
         # it anyway, ``grow_look_max_outline``): wood grain, a cloth's blots
         sub = np.nonzero(found & move & (outline <= s.grow_look_max_outline))[0]
@@ -5165,19 +5306,17 @@ def _grow_on_lattice(
             if go_on:
                 continue
             break
-        ext = np.unique(np.clip(np.concatenate([sub - 1, sub, sub + 1]), 0, n - 1))
         # the margin is judged on the square where the look found the tile's top: a tile
         # pushed or turned off the lattice shows table in the outer band of the full square
         # (a look at the smaller square found it, one at the full square did not)
-        read_at = centres[ext, None, :] + look_scale[ext, None, None] * (
-            corners[ext] - centres[ext, None, :]
+        read_at = centres[sub, None, :] + look_scale[sub, None, None] * (
+            corners[sub] - centres[sub, None, :]
         )
         reads = _read_patches(
             source,
             read_at,
             s,
             keep,
-            only=np.searchsorted(ext, sub),
             occlusion="probe",
             shaded_sides=True,
             lit_side_max=lit_side_max,
@@ -5220,7 +5359,7 @@ def _grow_on_lattice(
             # again with the occluder's colour left out of the margin and the symbol
             again_reads = _read_patches(
                 source,
-                read_at[np.searchsorted(ext, sub)][retry],
+                read_at[retry],
                 s,
                 keep,
                 occlusion="all",

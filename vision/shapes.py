@@ -1148,13 +1148,29 @@ def _box_means(
     ``stack``, ``out``: ``(..., p * p)`` float32, C-contiguous, distinct; the stack is
     filtered as one tall image, so a window within ``r`` rows of a patch's top or bottom
     edge reaches into its neighbour in the stack: callers read only pixels far enough from
-    those edges. Returns ``out``.
+    those edges. Each mean is the window's own weighted sum (a separable filter), not a
+    running sum down the stack as ``cv2.boxFilter`` keeps, whose rounding carries the rows of
+    every patch above: a patch's means do not depend on what it is stacked with.
+    Returns ``out``.
     """
     k = 2 * r + 1
-    cv2.boxFilter(
-        stack.reshape(-1, p), -1, (k, k), dst=out.reshape(-1, p), borderType=cv2.BORDER_REFLECT_101
+    w = _box_kernel(k)
+    cv2.sepFilter2D(
+        stack.reshape(-1, p), -1, w, w, dst=out.reshape(-1, p), borderType=cv2.BORDER_REFLECT_101
     )
     return out
+
+
+_BOX_KERNELS: dict[int, NDArray[np.float32]] = {}
+
+
+def _box_kernel(k: int) -> NDArray[np.float32]:
+    """``(k, 1)`` float32 taps of a ``k``-wide mean."""
+    w = _BOX_KERNELS.get(k)
+    if w is None:
+        w = np.full((k, 1), 1.0 / k, np.float32)
+        _BOX_KERNELS[k] = w
+    return w
 
 
 def luma_guided_mix(

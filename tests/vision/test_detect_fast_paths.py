@@ -230,26 +230,57 @@ def test_a_shared_bgra_copy_reads_as_a_fresh_one() -> None:
         np.testing.assert_array_equal(getattr(shared, name), getattr(fresh, name))
 
 
-def test_a_patch_reads_the_same_wherever_it_lies_in_the_stack() -> None:
-    """Every measurement of a tile top, the outline profile included, is the same whatever
-    tiles are read with it (with its neighbours in the stack, as ``only`` reads): a read may
-    be split or batched differently without changing a reading."""
-    from vision.detect import DetectorSettings, _read_patches
-    from vision.evaluate import random_board
-    from vision.render import PRESETS, render
+@pytest.mark.parametrize(("seed", "preset"), [(12, "glare"), (13, "dim")])
+def test_a_patch_reads_the_same_alone_and_with_any_neighbours(seed: int, preset: str) -> None:
+    """A patch's reading, its shape confidences included, does not depend on the patches it
+    is stacked with at all: read alone, among all the others and among them in another order
+    (full readings, growth's first looks with the occluder as a fallback, and readings with
+    the occluder left out), at the widest smoothing (a noisy image's). So growth may batch
+    its looks in one read."""
+    from vision.detect import _read_patches
+    from vision.shapes import outline_distances, shape_confidences
 
-    board = random_board(np.random.default_rng(6), 40)
-    r = render(board, PRESETS["dim"], seed=6, size=(1280, 720))  # noise: wider smoothing
-    corners = np.array([t.corners_xy for t in r.truth if t.visible], np.float64)
-    # the widest smoothing (a noisy image's) reaches across patch borders
-    s = dataclasses.replace(DetectorSettings(), patch_smooth=DetectorSettings().max_patch_smooth)
-    full = _read_patches(r.image_bgr, corners, s, False)
+    image, corners, _ = _pushed_tiles(seed, preset)
     n = len(corners)
-    for lo, hi in ((0, 5), (7, n), (n // 2, n // 2 + 3)):
-        a, b = max(0, lo - 1), min(n, hi + 1)
-        part = _read_patches(r.image_bgr, corners[a:b], s, False, only=np.arange(lo - a, hi - a))
-        for name in ("ok", "profile", "solidity", "area", "sharpness", "blur", "score", "mix"):
-            np.testing.assert_array_equal(getattr(part, name), getattr(full, name)[lo:hi])
+    s = dataclasses.replace(DetectorSettings(), patch_smooth=DetectorSettings().max_patch_smooth)
+    p = s.patch_px
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n)
+    back = np.argsort(order)
+    modes: list[dict[str, object]] = [
+        {},
+        {"first_look": True, "occlusion": "fallback", "shaded_sides": True},
+        {"occlusion": "all"},
+    ]
+    for kw in modes:
+        full = _read_patches(image, corners, s, False, **kw)  # type: ignore[arg-type]
+        mixed = _read_patches(image, corners[order], s, False, **kw)  # type: ignore[arg-type]
+        for i in rng.choice(n, 5, replace=False):
+            alone = _read_patches(image, corners[i : i + 1], s, False, **kw)  # type: ignore[arg-type]
+            for f in dataclasses.fields(full):
+                got = getattr(alone, f.name)
+                if got is None:
+                    continue
+                np.testing.assert_array_equal(got[0], getattr(full, f.name)[i], err_msg=f.name)
+                np.testing.assert_array_equal(
+                    got[0], getattr(mixed, f.name)[back[i]], err_msg=f.name
+                )
+            if kw or not alone.ok[0]:
+                continue
+            conf = [
+                shape_confidences(
+                    outline_distances(r.profile[j : j + 1], r.solidity[j : j + 1], s.shape),
+                    s.shape,
+                    r.blur[j : j + 1],
+                    r.score[j : j + 1].reshape(1, p, p),
+                    r.body_rgb[j : j + 1],
+                    r.symbol_rgb[j : j + 1],
+                    None if r.mix is None else r.mix[j : j + 1].reshape(1, p, p),
+                )
+                for r, j in ((alone, 0), (full, i), (mixed, back[i]))
+            ]
+            np.testing.assert_array_equal(conf[0], conf[1])
+            np.testing.assert_array_equal(conf[0], conf[2])
 
 
 def _pushed_tiles(seed: int, preset: str) -> tuple[np.ndarray, np.ndarray, float]:
