@@ -4832,17 +4832,15 @@ _SHIFT_DIRECTIONS = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
 
 
 def _shifted_looks(
-    source: _TileSource,
-    centres: NDArray[np.float64],
+    read: _Reads,
     corners: NDArray[np.float64],
     moves: NDArray[np.float64],
     valid: NDArray[np.bool_],
     s: DetectorSettings,
-    read: _Reads | None = None,
 ) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Growth's looks at M free cells moved off the lattice's centre, at
-    ``grow_first_look`` of the cell's square (``centres`` ``(M, 2)`` and ``corners``
-    ``(M, 4, 2)`` image px, clockwise from top-left), for cells no look centred on them found
+    ``grow_first_look`` of the cell's square (``corners`` ``(M, 4, 2)`` image px, clockwise
+    from top-left), for cells no look centred on them found
     a symbol in: a lattice misplaced there (bent away from the board's far arm) or a line of
     tiles pushed along itself puts the cell a fifth to a third of a tile off its tile, and
     the margin band of every centred look lies partly on the table beside it.
@@ -4853,13 +4851,12 @@ def _shifted_looks(
     lies nearest the cell's centre. Returns ``(hit (M,), move (H, 2), centroid (H, 2),
     outline (H,))`` for the H hits: the look's move (image px), its symbol's centroid (in
     sides of the look's square, as :func:`_read_patches` gives it) and outline distance.
-    ``read``: the looks' reading when made already (:func:`_look` of :func:`_shift_squares`).
+    ``read``: the looks' reading (:func:`_look` of :func:`_shift_squares`, in the order of
+    ``np.nonzero(valid)``; growth reads them in its batch of later looks).
     """
     nd, m = valid.shape
     k = s.grow_first_look if 0.0 < s.grow_first_look < 1.0 else 1.0
     dk, mk = np.nonzero(valid)
-    if read is None:
-        read = _look(source, _shift_squares(centres, corners, moves, valid, s), s)
     outline = np.full(len(mk), np.inf)
     if read.ok.any():
         j = np.nonzero(read.ok)[0]
@@ -4879,6 +4876,15 @@ def _shifted_looks(
     row[dk, mk] = np.arange(len(mk))
     j = row[best[h], h]
     return hit, moves[best[h], h], cen[j], outline[j]
+
+
+def _open_cells(
+    found: _B, centroid: NDArray[np.float64], contrast: _B, s: DetectorSettings
+) -> NDArray[np.intp]:
+    """Indices of growth's free cells ``(N,)`` where the image shows contrast and no look yet
+    found a symbol within ``grow_max_offset`` of its square's centre (``centroid`` ``(N, 2)``
+    in the look's sides): the cells growth's next look is taken at."""
+    return np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
 
 
 @dataclass
@@ -5203,16 +5209,16 @@ def _grow_on_lattice(
         # them is read at once, and each look's reading taken in turn from that batch
         # (1080p bench frame: one read of about 20 patches for four reads of 3)
         lit_side_max = s.grow_side_glare_max if s.grow_side_glare_max > 0 else None
-        follow = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
+        follow = _open_cells(found, centroid, contrast, s)
         later = _later_looks(centres, corners, cells, follow, taken, lit_side_max, s)
         batch = None
-        if later.squares:
-            sizes = [len(q) for q in later.squares]
+        sizes = [len(q) for q in later.squares]
+        if sizes:
             bounds = np.repeat(np.array(later.bounds, np.float64), sizes)
             batch = _look(source, np.concatenate(later.squares), s, bounds)
-        first_of = np.cumsum([0] + [len(q) for q in later.squares])
+        first_of = np.cumsum([0, *sizes])
         for b, k_look in enumerate((s.grow_first_look, s.grow_last_look)):
-            again = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
+            again = _open_cells(found, centroid, contrast, s)
             if not 0.0 < k_look < 1.0 or not len(again):
                 continue
             assert batch is not None
@@ -5235,7 +5241,7 @@ def _grow_on_lattice(
         # its line, puts the cell a fifth to a third of a tile off it
         shift = np.zeros((n, 2))  # image px
         shifted = np.zeros(n, bool)
-        again = np.nonzero((~found | (np.hypot(*centroid.T) > s.grow_max_offset)) & contrast)[0]
+        again = _open_cells(found, centroid, contrast, s)
         if len(again) and later.on_line is not None and later.moves is not None:
             ia = np.searchsorted(follow, again)
             on_line, moves = later.on_line[:, ia], later.moves[:, ia]
@@ -5244,7 +5250,7 @@ def _grow_on_lattice(
                 dk, mk = np.nonzero(on_line)
                 rows = first_of[later.block[3]] + later.row[dk, ia[mk]]
                 hit, mv_h, cen, out = _shifted_looks(
-                    source, centres[again], corners[again], moves, on_line, s, batch.take(rows)
+                    batch.take(rows), corners[again], moves, on_line, s
                 )
                 at_hit = again[hit]
                 shifted[at_hit], shift[at_hit], centroid[at_hit] = True, mv_h, cen
