@@ -1757,7 +1757,7 @@ class DetectorSettings:
     part_max_solid_share: float = 0.65
     part_solid_max_margin: float = 1.4
     part_max_light_share: float = 0.65
-    offset_min_cells: float = 0.13
+    offset_min_cells: float = 0.25
     offset_min_spread: float = 12.0
     offset_min_reads: int = 8
     offset_bent_share: float = 0.45
