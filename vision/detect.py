@@ -1094,7 +1094,16 @@ class DetectorSettings:
             seed 163 unchanged (missed 70, false 4, misread 110, exact 181). Without the two
             guards (0.13, 12, 3, 0): 1596 / 234 / 2538 / 4040 (probe missed 71, misread
             109). ``offset_bent_share`` 0 spares none; ``offset_min_cells`` 0 turns the check
-            off.
+            off. ``offset_min_cells`` is 0.25 since 2026-11-23, not the 0.13 measured above:
+            at 0.13 the check cost ``bench_tracking`` one move per game (115/115 -> 112/115
+            exact): the demo's hand nudges one tile 0.2 rows and 0.1 columns (0.22 of a cell)
+            off a neatly laid board, whose tiny spread of offsets makes that push stand out
+            (``test_a_nudged_tile_on_a_neat_board_is_reported``). The renderer keeps every
+            hand-laid push inside the room its tile's turn leaves in its own cell (a few % of
+            the pitch; ``vision.render.Scene._tile_pose``), so the harness could not show this. On the 52 sets of the twenty-second session against
+            the code without the check (tag m22z): missed 866 -> 865, false 138 -> 123,
+            misread 1393 -> 1388, boards exact 2293 -> 2304 (at 0.13: 868 / 114 / 1384 /
+            2308); probe seed 173 unchanged.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
             ``cover_min_outline`` from every prototype (the outline distance
