@@ -1098,12 +1098,14 @@ class DetectorSettings:
             at 0.13 the check cost ``bench_tracking`` one move per game (115/115 -> 112/115
             exact): the demo's hand nudges one tile 0.2 rows and 0.1 columns (0.22 of a cell)
             off a neatly laid board, whose tiny spread of offsets makes that push stand out
-            (``test_a_nudged_tile_on_a_neat_board_is_reported``). The renderer keeps every
-            hand-laid push inside the room its tile's turn leaves in its own cell (a few % of
-            the pitch; ``vision.render.Scene._tile_pose``), so the harness could not show this. On the 52 sets of the twenty-second session against
-            the code without the check (tag m22z): missed 866 -> 865, false 138 -> 123,
-            misread 1393 -> 1388, boards exact 2293 -> 2304 (at 0.13: 868 / 114 / 1384 /
-            2308); probe seed 173 unchanged.
+            (``test_a_nudged_tile_on_a_neat_board_is_reported``). The renderer keeps every hand-laid
+            push inside the room its tile's turn leaves in its own cell (a few % of the pitch;
+            ``vision.render.Scene._tile_pose``), so the harness could not show this. On the 52 sets
+            of the twenty-second session (missed / false / misread / boards exact): alone against
+            the code without the check (tag m22z, measured by the lost branch off22), 866 / 138 /
+            1393 / 2293 -> 865 / 123 / 1388 / 2304 (at 0.13: 868 / 114 / 1384 / 2308); with
+            ``grow_unmoved_max_move`` (tags m22m -> m22e) 810 / 145 / 1405 / 2304 -> 809 / 130 /
+            1400 / 2315 (14 scenes change, none for the worse); probe seed 173 unchanged both times.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
             ``cover_min_outline`` from every prototype (the outline distance
