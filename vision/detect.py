@@ -1060,6 +1060,52 @@ class DetectorSettings:
             and lose a few: seed 101 legal scene 28, 3 in each render); transfer probe seed
             151: missed 100 -> 101, false 12 -> 12, misread 82 -> 80, exact 173 -> 173. 0
             turns it off.
+        offset_min_cells, offset_min_spread, offset_min_reads, offset_bent_share: a read
+            whose symbol centre lies more than ``offset_min_cells`` lattice cells (pitches)
+            from its cell's centre (through the board's homography, as
+            ``lone_max_cell_offset``, but with neighbours too) and more than
+            ``offset_min_spread`` robust deviations (1.4826 x the median absolute deviation, in
+            pitches) above the median offset of the image's other reads (at least
+            ``offset_min_reads`` of them) is off the board's lattice: a cloth's motif, or a
+            guess at a tile a hand covers. Real tiles of one board sit on their cells about as
+            well as each other (the renderer's askew and hand-laid pushes spread a whole
+            board's offsets, not one tile's). Measured (branch ``false21``) on the m20z
+            readings of the 210 in-spec tuning scenes with a false read plus every twelfth
+            other in-spec scene of the 92 twenty-first-session tuning sets (26,650 reads): at
+            0.13 and 12 it takes 45 of the 280 false reads (17 guesses at covered tiles, 19
+            reads on patterned cloths, 9 beside a hand on a plain table) against 3 true reads
+            (of two pairs of tiles lying apart from the board, off its lattice: the lone check
+            spares a pair); at 0.12 and 11 50 against 4 (the other scenes weighed x12: 15), at
+            0.1 and 8 86 against 27 (x12: 169). A read with a side neighbour off its own cell
+            by at least ``offset_bent_share`` of the read's offset is kept: the lattice bends
+            there (an arm stretched or pushed along itself steps its tiles' offsets up by a
+            third of a cell or so per tile: seed 61 legal scene 53, seed 7 scene 73 of
+            tests/vision). Of the 45 false reads above, 43 have no neighbour past 0.41 of their
+            offset (2 reach 0.55 and 0.61); the true pairs 0.78-1.28 and the stretched arms'
+            tiles 0.48-0.51 (0.15-0.27 only under the spread bound). ``offset_min_reads``
+            is 8, not 3: a small board's fit follows its few tiles closely, and one pushed
+            real tile stands out (a line of 6 reads, seed 31 legal scene 1 of tests/vision;
+            7 reads, seed 59 legal scene 49); 2 of the 45 false reads lie in images of 6
+            reads. With both guards the census's 46 scenes lose 41 false reads and no true
+            one. On the 92 tuning sets against m20z (eval.py, tag false21e): missed 1565 ->
+            1570, false 280 -> 238, misread 2566 -> 2546, boards exact 4029 -> 4044 (it loses
+            3 visible tiles 0.15-0.22 of a cell off theirs - one pushed, at a line's end, two
+            whose reads sit off the symbol - and turns 2 misread ones missed); transfer probe
+            seed 163 unchanged (missed 70, false 4, misread 110, exact 181). Without the two
+            guards (0.13, 12, 3, 0): 1596 / 234 / 2538 / 4040 (probe missed 71, misread
+            109). ``offset_bent_share`` 0 spares none; ``offset_min_cells`` 0 turns the check
+            off. ``offset_min_cells`` is 0.25 since 2026-11-23, not the 0.13 measured above:
+            at 0.13 the check cost ``bench_tracking`` one move per game (115/115 -> 112/115
+            exact): the demo's hand nudges one tile 0.2 rows and 0.1 columns (0.22 of a cell)
+            off a neatly laid board, whose tiny spread of offsets makes that push stand out
+            (``test_a_nudged_tile_on_a_neat_board_is_reported``). The renderer keeps every hand-laid
+            push inside the room its tile's turn leaves in its own cell (a few % of the pitch;
+            ``vision.render.Scene._tile_pose``), so the harness could not show this. On the 52 sets
+            of the twenty-second session (missed / false / misread / boards exact): alone against
+            the code without the check (tag m22z, measured by the lost branch off22), 866 / 138 /
+            1393 / 2293 -> 865 / 123 / 1388 / 2304 (at 0.13: 868 / 114 / 1384 / 2308); with
+            ``grow_unmoved_max_move`` (tags m22m -> m22e) 810 / 145 / 1405 / 2304 -> 809 / 130 /
+            1400 / 2315 (14 scenes change, none for the worse); probe seed 173 unchanged both times.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
             ``cover_min_outline`` from every prototype (the outline distance
@@ -1722,6 +1768,10 @@ class DetectorSettings:
     part_max_solid_share: float = 0.65
     part_solid_max_margin: float = 1.4
     part_max_light_share: float = 0.65
+    offset_min_cells: float = 0.25
+    offset_min_spread: float = 12.0
+    offset_min_reads: int = 8
+    offset_bent_share: float = 0.45
     cover_min_outline: float = 0.2
     cover_max_shape_confidence: float = 0.999
     cover_min_margin_lift: float = 1.3
@@ -6893,6 +6943,35 @@ def _assemble(
                 )
         for k in np.nonzero(part_l)[0].tolist():
             paint[k] = False
+    # a read far off its cell where the image's other reads sit close to theirs is off the
+    # board's lattice: a cloth's motif or a guess beside a hand (``offset_*``)
+    if s.offset_min_cells > 0 and len(idx) > s.offset_min_reads:
+        kept_o = np.nonzero(paint)[0]
+        if len(kept_o) > s.offset_min_reads:
+            cells_o = cells[ix[kept_o]]
+            ctr_o = np.array([cands[i].centre_xy for i in ix[kept_o]]) / scale
+            at_o = _apply_h(np.linalg.inv(image_from_grid), ctr_o)[:, ::-1]  # (row, col)
+            off_o = np.hypot(*(at_o - cells_o).T)
+            read_at = {(rc[0], rc[1]): n for n, rc in enumerate(cells_o.tolist())}
+            for jo in np.nonzero(off_o > s.offset_min_cells)[0].tolist():
+                rest_o = np.delete(off_o, jo)
+                mid_o = float(np.median(rest_o))
+                spread_o = 1.4826 * float(np.median(np.abs(rest_o - mid_o)))
+                row_o, col_o = cells_o[jo].tolist()
+                # (a side neighbour off its cell too: the lattice bends there)
+                sides_o = (
+                    (row_o, col_o + 1),
+                    (row_o + 1, col_o),
+                    (row_o, col_o - 1),
+                    (row_o - 1, col_o),
+                )
+                bent_o = max(
+                    (float(off_o[read_at[q]]) for q in sides_o if q in read_at), default=0.0
+                )
+                if off_o[jo] > mid_o + s.offset_min_spread * spread_o and not (
+                    s.offset_bent_share > 0 and bent_o >= s.offset_bent_share * off_o[jo]
+                ):
+                    paint[int(kept_o[jo])] = False
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []

@@ -64,16 +64,17 @@ def test_a_floral_cloth_beside_the_board_makes_no_tiles() -> None:
     the board read as tiles 0.57 and 0.70 of a pitch from one; overlapping it, they go, and
     every tile stays. (The margins of those flowers are coloured beyond black paint, so the
     ``doubt_foreign_*`` check drops them too: it is left out here, to test this one, as are
-    the small groups apart from the board, the cut symbols' check and the symbol-light share
-    (``part_max_light_share``). Without this check the later ones drop one of the two
-    flowers: both with the thirteenth session's turned corners, one with the corners of the
-    local lattice.)"""
+    the small groups apart from the board, the cut symbols' check, the symbol-light share
+    (``part_max_light_share``) and the off-lattice check (``offset_min_cells``). Without this
+    check the later ones drop one of the two flowers: both with the thirteenth session's
+    turned corners, one with the corners of the local lattice.)"""
     alone = dataclasses.replace(
         DEFAULT,
         doubt_foreign_chroma=0.0,
         apart_group_max=0,
         cut_chord_max=0.0,
         part_max_light_share=0.0,
+        offset_min_cells=0.0,
     )
     on = _score(11, 43, alone)
     off = _score(11, 43, dataclasses.replace(alone, overlap_max_separation=0.0))
@@ -137,10 +138,12 @@ def test_a_noise_cloths_blots_beside_the_board_in_lighter_margins_make_no_tiles(
     """Seed 31 legal scene 44 (noise cloth, oblique, big tiles, askew): blue blots of the
     cloth beside the board read as tiles 0.80-0.85 cells from one, in margins lighter than
     the board's black (its navy); with ``overlap_light_separation`` three of them go, and
-    every tile stays."""
+    every tile stays. (The off-lattice check, ``offset_min_cells``, takes them too: it is
+    off in both arms.)"""
     scene = hard_scene(31, 44, legal_board).final  # (2026-11-22)
-    off = dataclasses.replace(DEFAULT, overlap_light_separation=0.0)
-    on_s = score_detection(detect(scene.image_bgr), scene.truth, scene.pitch_px)
+    alone = dataclasses.replace(DEFAULT, offset_min_cells=0.0)
+    off = dataclasses.replace(alone, overlap_light_separation=0.0)
+    on_s = score_detection(detect(scene.image_bgr, settings=alone), scene.truth, scene.pitch_px)
     off_s = score_detection(detect(scene.image_bgr, settings=off), scene.truth, scene.pitch_px)
     false_on = on_s.detected - on_s.correct_detections
     false_off = off_s.detected - off_s.correct_detections
