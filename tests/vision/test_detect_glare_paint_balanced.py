@@ -36,8 +36,10 @@ def test_a_purple_symbol_under_warm_glare_is_grown() -> None:
     """Seed 83 legal scene 51 (gamma ISP; checked cloth, dim warm light): a purple clover
     whose paint shows over its margin by 29 levels as read (``glare_min_paint_chroma``
     30) is read with the board's black made grey; nothing false. (Measured with growth's
-    own looser bound off, ``grow_glare_min_paint_chroma``, which takes it too.)"""
-    s = replace(DetectorSettings(), grow_glare_min_paint_chroma=0.0)
+    own looser bound off, ``grow_glare_min_paint_chroma``, which takes it too, and without
+    the second reading on the look's own square, ``grow_unmoved_max_move``, which since
+    2026-11-23 takes it either way.)"""
+    s = replace(DetectorSettings(), grow_glare_min_paint_chroma=0.0, grow_unmoved_max_move=0.0)
     off = score_hard_scene(83, 51, legal_board, replace(s, grow_glare_paint_balanced=False))
     on = score_hard_scene(83, 51, legal_board, s)
     assert off.visible - off.matched_visible >= 1

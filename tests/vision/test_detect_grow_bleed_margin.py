@@ -22,7 +22,14 @@ from vision.evaluate import random_board
 # (the local black of branch light17 off: these tests measure the relaxed bound alone)
 # (the table-colour test off too: since branch false18 it takes the same blots; and the
 # off-lattice check: since branch false21 it does too)
-DEFAULT = DetectorSettings(grow_local_black_cells=0, table_colour_share=0.0, offset_min_cells=0.0)
+# (the second reading on the look's own square, ``grow_unmoved_max_move``, off too: since
+# 2026-11-23 it reads one of the three tiles with the lighter margin refused)
+DEFAULT = DetectorSettings(
+    grow_local_black_cells=0,
+    table_colour_share=0.0,
+    offset_min_cells=0.0,
+    grow_unmoved_max_move=0.0,
+)
 OFF = dataclasses.replace(DEFAULT, grow_body_relative_max=DEFAULT.body_relative_max)
 
 
