@@ -1637,6 +1637,7 @@ class DetectorSettings:
     overlap_light_ratio: float = 1.2
     grow_min_tiles: int = 3
     grow_max_offset: float = 0.2
+    grow_unmoved_max_move: float = 0.06
     grow_max_dark: float = 0.65
     grow_body_relative_max: float = 2.1
     grow_relaxed_max_shape_distance: float = 0.1
@@ -5301,6 +5302,7 @@ def _grow_on_lattice(
         ax_u = corners[:, 1] - corners[:, 0]
         ax_w = corners[:, 3] - corners[:, 0]
         at = off[:, :1] * ax_u + off[:, 1:] * ax_w + shift  # (a shifted look's move too)
+        looked_centres, looked_corners = centres, corners  # (``grow_unmoved_max_move``)
         centres = centres + at
         corners = corners + at[:, None, :]
         # only cells whose first reading found a symbol near the centre can join: they are
@@ -5393,6 +5395,51 @@ def _grow_on_lattice(
                 black[retry[got_i]] = black2[got_i]
                 pr[retry[got_i]] = pr2[got_i]
         moved = shifted[sub]
+        if s.grow_unmoved_max_move > 0 and not ok.all():
+            # a cell that fails on the square moved onto its symbol's centroid, where the move
+            # was small, is read once more on the square the look found it in: a symbol
+            # that a glint, a finger or blur makes lopsided pulls the centroid off the
+            # tile's centre, and the moved square's margin band then takes in table on one
+            # side, while the look's own square sat on the tile (``grow_unmoved_max_move``)
+            side = np.hypot(*(looked_corners[sub, 1] - looked_corners[sub, 0]).T)
+            small_move = np.hypot(*at[sub].T) <= s.grow_unmoved_max_move * side
+            redo = np.nonzero(~ok & small_move & ~moved)[0]
+            if len(redo):
+                c0 = looked_centres[sub[redo]]
+                k0 = k_looks[redo, None, None]
+                at0 = c0[:, None, :] + k0 * (looked_corners[sub[redo]] - c0[:, None, :])
+                un_reads = _read_patches(
+                    source,
+                    at0,
+                    s,
+                    keep,
+                    occlusion="probe",
+                    shaded_sides=True,
+                    lit_side_max=lit_side_max,
+                )
+                _to_whole_tile(un_reads, k_looks[redo])
+                ok3, black3, pr3, _ = _judge_grown(
+                    un_reads,
+                    cells[redo],
+                    c0,
+                    env,
+                    scale,
+                    glared,
+                    ref_ratio,
+                    ref_sat,
+                    ref_body,
+                    s,
+                    frozenset(pending),
+                    light_rgb_gains,
+                    None if local is None else local[redo],
+                )
+                if ok3.any():
+                    got_u = np.nonzero(ok3)[0]
+                    j3 = redo[got_u]
+                    reads.put(j3, un_reads.take(got_u))
+                    ok[j3], black[j3], pr[j3] = True, black3[got_u], pr3[got_u]
+                    centres[j3] = c0[got_u]
+                    corners[j3] = looked_corners[sub[j3]]
         if (moved & ok).any():
             # a cell a shifted look found: a printed outline and the board's black margin
             # (``grow_shift_max_shape_distance``, ``grow_shift_max_foreign_chroma``): a
