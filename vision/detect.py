@@ -1762,6 +1762,8 @@ class DetectorSettings:
     offset_min_spread: float = 12.0
     offset_min_reads: int = 8
     offset_bent_share: float = 0.45
+    offset_body_max_ratio: float = 1.2
+    offset_push_tolerance: float = 0.1
     cover_min_outline: float = 0.2
     cover_max_shape_confidence: float = 0.999
     cover_min_margin_lift: float = 1.3
@@ -7004,8 +7006,34 @@ def _assemble(
                 bent_o = max(
                     (float(off_o[read_at[q]]) for q in sides_o if q in read_at), default=0.0
                 )
-                if off_o[jo] > mid_o + s.offset_min_spread * spread_o and not (
-                    s.offset_bent_share > 0 and bent_o >= s.offset_bent_share * off_o[jo]
+                # (a tile pushed off between its neighbours: a dark-mask hole in the board's
+                # black paint, read on two or more sides, moved into free space only)
+                ko = int(kept_o[jo])
+                d_o = at_o[jo] - cells_o[jo]
+                held_o = [
+                    (dr, dc)
+                    for dr in (-1, 0, 1)
+                    for dc in (-1, 0, 1)
+                    if (dr, dc) != (0, 0) and (row_o + dr, col_o + dc) in read_at
+                ]
+                into_o = any(
+                    (dr == 0 or dr * d_o[0] > s.offset_push_tolerance)
+                    and (dc == 0 or dc * d_o[1] > s.offset_push_tolerance)
+                    for dr, dc in held_o
+                )
+                own_o = (
+                    s.offset_body_max_ratio > 0
+                    and black_rel is not None
+                    and ko < n_kept
+                    and cands[idx[ko]].strong
+                    and rel_ix[ko] <= s.offset_body_max_ratio * black_rel
+                    and sum(dr == 0 or dc == 0 for dr, dc in held_o) >= 2
+                    and not into_o
+                )
+                if (
+                    off_o[jo] > mid_o + s.offset_min_spread * spread_o
+                    and not (s.offset_bent_share > 0 and bent_o >= s.offset_bent_share * off_o[jo])
+                    and not own_o
                 ):
                     paint[int(kept_o[jo])] = False
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
