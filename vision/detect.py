@@ -1120,7 +1120,9 @@ class DetectorSettings:
             tuning sets, nothing else changed); at ratio 1.6 (which spares two tiles pushed
             0.3 whose diamond-lifted margins read 1.4-1.5) a flower in a bay between two tiles
             0.3 off read 1.49 and was spared (L61 scene 54, tag ``nudge22b``: exact 2315 ->
-            2314). HARNESS_C ``offset_body_max_ratio`` 0 spares none.
+            2314). As set, the 52 tuning sets and probe seed 173 read exactly as before (tag
+            ``nudge22c`` against ``m22e``: 0 scenes differ; they hold no tile pushed this far).
+            ``offset_body_max_ratio`` 0 spares none.
         cover_min_outline, cover_max_shape_confidence, cover_min_margin_lift: a board tile
             read from a dark-mask hole whose symbol's outline lies farther than
             ``cover_min_outline`` from every prototype (the outline distance
