@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hard_scenes import false_tiles, score_hard_scene
 
+from scorer.model import Pos
 from vision.demo import _NudgeScene
 from vision.detect import DetectorSettings, detect
 from vision.evaluate import legal_board, random_board, score_detection
@@ -68,8 +69,44 @@ def test_a_nudged_tile_on_a_neat_board_is_reported(seed: int) -> None:
     scene.nudges = {cells[len(cells) // 2]: (0.2, -0.1)}
     r = scene.frame(board)
     on = score_detection(detect(r.image_bgr, settings=DEFAULT), r.truth, r.pitch_px)
-    old = dataclasses.replace(DEFAULT, offset_min_cells=0.13)
+    old = dataclasses.replace(DEFAULT, offset_min_cells=0.13, offset_body_max_ratio=0.0)
     before = score_detection(detect(r.image_bgr, settings=old), r.truth, r.pitch_px)
+    assert on.visible == 30
+    assert on.matched_visible == on.visible and on.exact
+    assert before.matched_visible == on.visible - 1
+
+
+def _pushed_between(board: Any) -> tuple[Pos, tuple[float, float]]:
+    """The first tile (sorted) read on two opposite sides with the cell beside it free, and
+    the push of 0.3 of a cell onto that free cell (the only way a hand can move it so far)."""
+    for p in sorted(board):
+        for (a, b), sides in (
+            ((-1, 0), ((0, -1), (0, 1))),
+            ((1, 0), ((0, -1), (0, 1))),
+            ((0, -1), ((-1, 0), (1, 0))),
+            ((0, 1), ((-1, 0), (1, 0))),
+        ):
+            if all(Pos(p.row + r, p.col + c) in board for r, c in sides) and (
+                Pos(p.row + a, p.col + b) not in board
+            ):
+                return p, (0.3 * a, 0.3 * b)
+    raise AssertionError("no such tile")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 6])
+def test_a_tile_pushed_into_free_space_between_its_neighbours_is_reported(seed: int) -> None:
+    """A tile between two neighbours pushed 0.3 of a cell onto the free cell beside it (into
+    free space: a tile cannot be pushed into its neighbours) is still a tile, though it lies
+    past the check's bound on a neatly laid board (``offset_body_max_ratio``,
+    ``offset_push_tolerance``); without that spare it is dropped."""
+    board = legal_board(np.random.default_rng(seed), 30)
+    scene = _NudgeScene(Conditions(tile_px=60, tilt_deg=10.0, yaw_deg=7.0), seed, fit=board)
+    pos, push = _pushed_between(board)
+    scene.nudges = {pos: push}
+    r = scene.frame(board)
+    on = score_detection(detect(r.image_bgr, settings=DEFAULT), r.truth, r.pitch_px)
+    no_spare = dataclasses.replace(DEFAULT, offset_body_max_ratio=0.0)
+    before = score_detection(detect(r.image_bgr, settings=no_spare), r.truth, r.pitch_px)
     assert on.visible == 30
     assert on.matched_visible == on.visible and on.exact
     assert before.matched_visible == on.visible - 1
