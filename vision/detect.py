@@ -5118,6 +5118,30 @@ def _line_ends(taken: set[tuple[int, int]], min_line: int) -> list[tuple[int, in
     return out
 
 
+def _read_grown(
+    source: _TileSource,
+    squares: NDArray[np.float64],
+    k_looks: NDArray[np.float64],
+    s: DetectorSettings,
+    keep: bool,
+    lit_side_max: float | None,
+) -> _Reads:
+    """Growth's full read of ``(N, 4, 2)`` squares (image px), each ``k_looks`` ``(N,)`` of its
+    tile's side, with the readings put back in fractions of the whole tile (a patch of a
+    smaller square sees the symbol larger, and off-centre and blurred by as much more)."""
+    reads = _read_patches(
+        source,
+        squares,
+        s,
+        keep,
+        occlusion="probe",
+        shaded_sides=True,
+        lit_side_max=lit_side_max,
+    )
+    _to_whole_tile(reads, k_looks)
+    return reads
+
+
 def _grow_on_lattice(
     source: _TileSource,
     small: NDArray[np.uint8],
@@ -5197,6 +5221,8 @@ def _grow_on_lattice(
     ends: list[tuple[int, int, int, int]] = []
     known = -1  # len(taken) they were found for
     around_for: tuple[int, frozenset[tuple[int, int]]] | None = None  # ... and the pending
+    # what every cell's checks are judged by (``_judge_grown``'s arguments after the cell's own)
+    judged_by = (env, scale, glared, ref_ratio, ref_sat, ref_body, s)
     for _round in range(s.grow_rounds):
         if around_for != (len(taken), frozenset(pending)):
             around_for = (len(taken), frozenset(pending))
@@ -5369,36 +5395,13 @@ def _grow_on_lattice(
         read_at = centres[sub, None, :] + look_scale[sub, None, None] * (
             corners[sub] - centres[sub, None, :]
         )
-        reads = _read_patches(
-            source,
-            read_at,
-            s,
-            keep,
-            occlusion="probe",
-            shaded_sides=True,
-            lit_side_max=lit_side_max,
-        )
+        k_looks = look_scale[sub]
+        reads = _read_grown(source, read_at, k_looks, s, keep, lit_side_max)
         cells, centres, corners = cells[sub], centres[sub], corners[sub]
         n = len(sub)
-        # back to fractions of the whole tile (a patch of the smaller square sees the
-        # symbol larger, and off-centre and blurred by as much more)
-        k_looks = look_scale[sub]
-        _to_whole_tile(reads, k_looks)
         local = _local_black(cells, black_cells, black_ratio, s)
         ok, black, pr, alone = _judge_grown(
-            reads,
-            cells,
-            centres,
-            env,
-            scale,
-            glared,
-            ref_ratio,
-            ref_sat,
-            ref_body,
-            s,
-            frozenset(pending),
-            light_rgb_gains,
-            local,
+            reads, cells, centres, *judged_by, frozenset(pending), light_rgb_gains, local
         )
         if bridged:  # beyond a gap: a black margin (or, below, one a hand covers part of)
             far_read = np.array([(int(r), int(c)) in bridged for r, c in cells], bool)
@@ -5427,13 +5430,7 @@ def _grow_on_lattice(
                 again_reads,
                 cells[retry],
                 centres[retry],
-                env,
-                scale,
-                glared,
-                ref_ratio,
-                ref_sat,
-                ref_body,
-                s,
+                *judged_by,
                 light_rgb_gains=light_rgb_gains,
                 local_ratio=None if local is None else local[retry],
             )
@@ -5457,27 +5454,12 @@ def _grow_on_lattice(
                 c0 = looked_centres[sub[redo]]
                 k0 = k_looks[redo, None, None]
                 at0 = c0[:, None, :] + k0 * (looked_corners[sub[redo]] - c0[:, None, :])
-                un_reads = _read_patches(
-                    source,
-                    at0,
-                    s,
-                    keep,
-                    occlusion="probe",
-                    shaded_sides=True,
-                    lit_side_max=lit_side_max,
-                )
-                _to_whole_tile(un_reads, k_looks[redo])
+                un_reads = _read_grown(source, at0, k_looks[redo], s, keep, lit_side_max)
                 ok3, black3, pr3, _ = _judge_grown(
                     un_reads,
                     cells[redo],
                     c0,
-                    env,
-                    scale,
-                    glared,
-                    ref_ratio,
-                    ref_sat,
-                    ref_body,
-                    s,
+                    *judged_by,
                     frozenset(pending),
                     light_rgb_gains,
                     None if local is None else local[redo],
