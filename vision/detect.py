@@ -5447,7 +5447,7 @@ def _grow_on_lattice(
             # that a glint, a finger or blur makes lopsided pulls the centroid off the
             # tile's centre, and the moved square's margin band then takes in table on one
             # side, while the look's own square sat on the tile (``grow_unmoved_max_move``)
-            side = np.hypot(*(looked_corners[sub, 1] - looked_corners[sub, 0]).T)
+            side = np.hypot(*ax_u[sub].T)  # (the look's own square's side)
             small_move = np.hypot(*at[sub].T) <= s.grow_unmoved_max_move * side
             redo = np.nonzero(~ok & small_move & ~moved)[0]
             if len(redo):
@@ -7018,36 +7018,32 @@ def _assemble(
             cells_o = cells[ix[kept_o]]
             ctr_o = np.array([cands[i].centre_xy for i in ix[kept_o]]) / scale
             at_o = _apply_h(np.linalg.inv(image_from_grid), ctr_o)[:, ::-1]  # (row, col)
-            off_o = np.hypot(*(at_o - cells_o).T)
+            d_o = at_o - cells_o  # each read's offset from its cell, (row, col) cells
+            off_o = np.hypot(*d_o.T)
             read_at = {(rc[0], rc[1]): n for n, rc in enumerate(cells_o.tolist())}
             for jo in np.nonzero(off_o > s.offset_min_cells)[0].tolist():
                 rest_o = np.delete(off_o, jo)
                 mid_o = float(np.median(rest_o))
                 spread_o = 1.4826 * float(np.median(np.abs(rest_o - mid_o)))
                 row_o, col_o = cells_o[jo].tolist()
-                # (a side neighbour off its cell too: the lattice bends there)
-                sides_o = (
-                    (row_o, col_o + 1),
-                    (row_o + 1, col_o),
-                    (row_o, col_o - 1),
-                    (row_o - 1, col_o),
-                )
-                bent_o = max(
-                    (float(off_o[read_at[q]]) for q in sides_o if q in read_at), default=0.0
-                )
-                # (a tile pushed off between its neighbours: a dark-mask hole in the board's
-                # black paint, read on two or more sides, moved into free space only)
-                ko = int(kept_o[jo])
-                d_o = at_o[jo] - cells_o[jo]
                 held_o = [
                     (dr, dc)
                     for dr in (-1, 0, 1)
                     for dc in (-1, 0, 1)
                     if (dr, dc) != (0, 0) and (row_o + dr, col_o + dc) in read_at
                 ]
+                sides_o = [(dr, dc) for dr, dc in held_o if dr == 0 or dc == 0]
+                # (a side neighbour off its cell too: the lattice bends there)
+                bent_o = max(
+                    (float(off_o[read_at[(row_o + dr, col_o + dc)]]) for dr, dc in sides_o),
+                    default=0.0,
+                )
+                # (a tile pushed off between its neighbours: a dark-mask hole in the board's
+                # black paint, read on two or more sides, moved into free space only)
+                ko = int(kept_o[jo])
                 into_o = any(
-                    (dr == 0 or dr * d_o[0] > s.offset_push_tolerance)
-                    and (dc == 0 or dc * d_o[1] > s.offset_push_tolerance)
+                    (dr == 0 or dr * d_o[jo, 0] > s.offset_push_tolerance)
+                    and (dc == 0 or dc * d_o[jo, 1] > s.offset_push_tolerance)
                     for dr, dc in held_o
                 )
                 own_o = (
@@ -7057,7 +7053,7 @@ def _assemble(
                     and cands[idx[ko]].strong
                     and rel_ix[ko] <= s.offset_body_max_ratio * black_rel
                     and off_o[jo] <= s.offset_push_max_cells
-                    and sum(dr == 0 or dc == 0 for dr, dc in held_o) >= 2
+                    and len(sides_o) >= 2
                     and not into_o
                 )
                 if (
@@ -7065,7 +7061,7 @@ def _assemble(
                     and not (s.offset_bent_share > 0 and bent_o >= s.offset_bent_share * off_o[jo])
                     and not own_o
                 ):
-                    paint[int(kept_o[jo])] = False
+                    paint[ko] = False
     top_c = np.argsort(-conf_c, axis=1)[:, : s.alternative_colours]
     top_s = np.argsort(-conf_s, axis=1)[:, : s.alternative_shapes]
     centre_xy = (np.array([cands[i].centre_xy for i in idx]) / scale).tolist() if idx else []
