@@ -17,7 +17,8 @@ Exchanges and passes are invisible to a camera: the script marks them as *UI eve
 start of their turn (``serve --demo`` applies them as if a player had pressed the button). At
 :attr:`DemoSettings.bump_turn` the table is knocked (a shift and a small turn, kept for the
 rest of the game); at :attr:`DemoSettings.nudge_turn` a hand pushes one tile a fifth of a cell
-off its spot. Lighting drifts slowly throughout (``Conditions.drift``).
+off its spot, toward a side with free room (a tile cannot be pushed into its neighbour).
+Lighting drifts slowly throughout (``Conditions.drift``).
 
 To stay within the time budget only a few shots per turn are *rendered* (four hand poses, one
 still board); the other frames repeat one of them with fresh sensor noise (cheap). A moving hand
@@ -61,7 +62,8 @@ __all__ = [
 ]
 
 #: Version of the demo's recipe; part of the cache key (bump it when the script changes).
-DEMO_VERSION = 1
+#: 2 (2026-11-23): the nudge pushes toward a free side (:func:`_nudge_target`).
+DEMO_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,8 @@ class DemoSettings:
         bump_turn, nudge_turn: event indices after which the table is bumped / a tile nudged
             (``-1``: never).
         bump: the table's displacement at the bump.
-        nudge_cells: how far the nudged tile is pushed, cells.
+        nudge_cells: how far the nudged tile is pushed, cells (toward a free side; recipe 1
+            pushed it 0.2 rows and -0.1 columns whatever lay there, into a neighbour).
         drift: lighting drift amplitude (``Conditions.drift``).
         tile_px: tile width in pixels at the board centre.
         noise_sigma: sensor noise added to repeated frames, 8-bit units (the renderer's own
@@ -227,14 +230,41 @@ def script_game(game: Game, settings: DemoSettings = DemoSettings()) -> Script:
             add(n_still, board, ())
         if k == settings.nudge_turn and board:
             cells = sorted(board)
-            pos = cells[int(rng.integers(len(cells)))]
+            pos, push = _nudge_target(board, cells, int(rng.integers(len(cells))), settings)
             near = (Hand((pos.row + 0.1, pos.col), from_deg=90.0, height_mm=20.0),)
             far = (Hand((pos.row + 1.5, pos.col), from_deg=90.0, height_mm=30.0),)
             wave(n_hand // 2, [(board, near), (board, far)])
-            nudges[pos] = (settings.nudge_cells, -settings.nudge_cells / 2)
+            nudges[pos] = push
             wave(n_hand // 2, [(board, near), (board, far)])
             add(n_still, board, ())
     return Script(game, tuple(shots), fps)
+
+
+#: Directions a nudge pushes a tile, ``(d_row, d_col)`` per cell of ``nudge_cells``, in order
+#: of preference: down and half as far left (the recipe before version 2), then straight down,
+#: left, up, right.
+_NUDGE_SIDES = ((1.0, -0.5), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0))
+
+
+def _nudge_target(
+    board: Board, cells: list[Pos], start: int, settings: DemoSettings
+) -> tuple[Pos, tuple[float, float]]:
+    """The tile a hand nudges and its push ``(d_row, d_col)`` in cells: the first tile from
+    ``cells[start]`` on (in turn) with free room on the side it is pushed to, since a push into
+    a neighbour would overlap two tiles, which a real table cannot show. A board with no free
+    side anywhere (impossible for a finite board) falls back to ``cells[start]``."""
+    n = settings.nudge_cells
+    for i in range(len(cells)):
+        pos = cells[(start + i) % len(cells)]
+        for dr, dc in _NUDGE_SIDES:
+            sr, sc = int(np.sign(dr)), int(np.sign(dc))
+            toward = {Pos(pos.row + sr, pos.col), Pos(pos.row, pos.col + sc)}
+            toward.add(Pos(pos.row + sr, pos.col + sc))
+            toward.discard(pos)
+            if not any(p in board for p in toward):
+                return pos, (n * dr, n * dc)
+    pos = cells[start]
+    return pos, (n * _NUDGE_SIDES[0][0], n * _NUDGE_SIDES[0][1])
 
 
 def _hand(rng: np.random.Generator) -> Hand:

@@ -5,6 +5,7 @@ the real decoder, detector, tracker and store; ``tabletally replay``; reliabilit
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import sqlite3
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 from scorer.game import Game, Place, replay
+from scorer.model import Pos
 from scorer.record import load_record
 from scorer.store import GameStore
 from vision.demo import (
@@ -70,6 +72,26 @@ def test_demo_script_has_hands_a_bump_a_nudge_and_drift() -> None:
     assert any(s.nudges for s in script.shots) and not script.shots[0].nudges
     assert script.renders < len(script.shots) / 2  # repeats keep rendering cheap
     assert [s.settles for s in script.shots if s.settles is not None] == list(range(7))
+
+
+@pytest.mark.parametrize(
+    "settings", [SMALL, WITH_EXCHANGE, DemoSettings()], ids=["small", "with_exchange", "default"]
+)
+def test_the_nudge_pushes_a_tile_into_free_room(settings: DemoSettings) -> None:
+    """A real tile can only be pushed where nothing lies: the cells toward the push (the side,
+    and for a slanted push the corner too) are empty when it happens."""
+    script = script_game(demo_game(settings), settings)
+    first = next(s for s in script.shots if s.nudges)
+    ((pos, (dr, dc)),) = first.nudges.items()
+    assert pos in first.board and math.hypot(dr, dc) >= settings.nudge_cells - 1e-9
+    sr, sc = int(np.sign(dr)), int(np.sign(dc))
+    toward = {
+        Pos(pos.row + sr, pos.col),
+        Pos(pos.row, pos.col + sc),
+        Pos(pos.row + sr, pos.col + sc),
+    }
+    toward.discard(pos)
+    assert toward and not any(p in first.board for p in toward)
 
 
 def test_truth_observations_of_a_rendered_game_track_exactly() -> None:
