@@ -20,7 +20,11 @@ Accuracy (issue 3 targets: tile recall and precision >= 99.5 %, colour+shape ide
   put look-alike symbols side by side, and the rule check (:mod:`vision.rulecheck`) can settle
   readings the camera is unsure of. ``hard`` boards hold random tiles, so there the numbers
   are the camera's reading alone (the rule check leaves such boards alone);
-- ``presets``: every named preset of :data:`vision.render.PRESETS` on a few boards.
+- ``presets``: every named preset of :data:`vision.render.PRESETS` on a few boards;
+- ``hand_gate``: the tracker's hand gate (unseen cells, occluded share) on the same hard
+  scenes drawn with and without hands: how often it shuts on a still board without hands (a
+  false alarm keeps the move from settling) and how often on hands hiding tiles
+  (:func:`_hand_gate`).
 
 Matching and rates: :func:`vision.evaluate.score_detection`.
 
@@ -33,8 +37,8 @@ libraries included), plus the ``tracemalloc`` peak of the detect call alone. Two
 frames of one board: the long-standing clean render (``frame_1080p``) and the same board under
 a webcam's sensor noise and JPEG (``frame_1080p_webcam``); see :func:`_speed`.
 
-``python -m benchmarks vision`` or ``python -m benchmarks.bench_vision [--scenes N] [--quick]
-[--speed-only | --no-speed]``.
+``python -m benchmarks vision`` or ``python -m benchmarks.bench_vision [--scenes N]
+[--gate-scenes N] [--quick] [--speed-only | --no-speed]``.
 """
 
 from __future__ import annotations
@@ -285,6 +289,72 @@ def _accuracy_presets(boards: int, seed: int) -> dict[str, Any]:
     return out
 
 
+def hand_gate_scene(seed: int, k: int, hands: bool) -> Any:
+    """Scene ``k`` of the hand-gate benchmark with ``--seed seed`` (deterministic): a hard
+    scene (``Conditions.sample(rng, "hard")``, a random or, for odd ``k``, legal board of
+    3-59 tiles) drawn without hands or with one or two (else the same scene)."""
+    sizes = [(1280, 720)] * 3 + [(640, 480), (1920, 1080)]
+    rng = np.random.default_rng([seed, k, 77])
+    cond = Conditions.sample(rng, "hard")
+    make_board = legal_board if k % 2 else random_board
+    board = make_board(rng, int(rng.integers(3, 60)))
+    size = sizes[int(rng.integers(len(sizes)))]
+    n_hands = 1 + int(rng.integers(2)) if hands else 0
+    return render(board, replace(cond, hands=n_hands), seed=seed * 1000 + k, size=size)
+
+
+def _hand_gate(n_scenes: int, seed: int) -> dict[str, Any]:
+    """The tracker's hand gate on pairs of hard scenes: each drawn without hands and with one
+    or two (same board, table, light and camera; ``Conditions.sample(rng, "hard")``).
+
+    The gate is :class:`vision.tracking.TrackerSettings`' own: a reading is held back as
+    "hands" when more than ``max_unseen`` cells are unseen or more than ``max_occluded`` of
+    the board is occluded; ``or_missing`` adds the tracker's other guard, fewer than
+    ``min_present`` of the tiles read without hands. Scenes whose tiles are below the brief's
+    25 px are left out. Reported: ``clean`` (no hands: any shut gate is a false alarm that
+    keeps a still board from settling), ``hiding`` (hands hide at least one tile: the gate
+    should shut) and ``near`` (hands over the table that hide no tile).
+    """
+    from vision.tracking import TrackerSettings
+
+    ts = TrackerSettings()
+    n = {"clean": 0, "hiding": 0, "near": 0}
+    shut = {"clean": 0, "hiding": 0, "near": 0}
+    shut_or_missing = {"hiding": 0, "near": 0}
+    unseen_clean: list[int] = []
+    for k in range(n_scenes):
+        clean = hand_gate_scene(seed, k, hands=False)
+        if clean.pitch_px < SPEC_MIN_PITCH_PX:
+            continue
+        base = detect(clean.image_bgr)
+        held = base.occluded_fraction > ts.max_occluded or len(base.unseen) > ts.max_unseen
+        n["clean"] += 1
+        shut["clean"] += held
+        unseen_clean.append(len(base.unseen))
+        r = hand_gate_scene(seed, k, hands=True)
+        obs = detect(r.image_bgr)
+        kind = "hiding" if any(not t.visible for t in r.truth) else "near"
+        held = obs.occluded_fraction > ts.max_occluded or len(obs.unseen) > ts.max_unseen
+        missing = len(obs.tiles) < ts.min_present * len(base.tiles)
+        n[kind] += 1
+        shut[kind] += held
+        shut_or_missing[kind] += held or missing
+
+    def pct(a: int, b: int) -> float | None:
+        return round(100.0 * a / b, 1) if b else None
+
+    return {
+        "scenes": n,
+        "clean_shut_pct": pct(shut["clean"], n["clean"]),
+        "clean_shut": shut["clean"],
+        "clean_any_unseen": sum(u > 0 for u in unseen_clean),
+        "hiding_shut_pct": pct(shut["hiding"], n["hiding"]),
+        "hiding_shut_or_missing_pct": pct(shut_or_missing["hiding"], n["hiding"]),
+        "near_shut_pct": pct(shut["near"], n["near"]),
+        "near_shut_or_missing_pct": pct(shut_or_missing["near"], n["near"]),
+    }
+
+
 def _hundred_tile_board(seed: int) -> Any:
     rng = np.random.default_rng(seed)
     return random_board(rng, 100)
@@ -441,6 +511,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(prog="bench_vision")
     ap.add_argument("--scenes", type=int, default=80, help="hard scenes (default 80)")
     ap.add_argument("--preset-boards", type=int, default=2, help="boards per preset")
+    ap.add_argument(
+        "--gate-scenes", type=int, default=60, help="scene pairs for the hand gate (default 60)"
+    )
     ap.add_argument("--repeat", type=int, default=15, help="speed repetitions")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--quick", action="store_true", help="12 scenes, 1 board/preset, 5 repeats")
@@ -457,9 +530,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if a.speed_only and a.no_speed:
         ap.error("--speed-only and --no-speed together leave nothing to run")
     if a.quick:
-        a.scenes, a.preset_boards, a.repeat = 12, 1, 5
+        a.scenes, a.preset_boards, a.repeat, a.gate_scenes = 12, 1, 5, 6
     if a.speed_only:
-        a.scenes, a.preset_boards = 0, 0
+        a.scenes, a.preset_boards, a.gate_scenes = 0, 0, 0
     t0 = time.perf_counter()
     out: dict[str, Any] = {
         "machine": {
@@ -472,6 +545,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         out["hard_legal"] = _accuracy_hard(a.scenes, a.seed, legal_board, art=a.art)
     if a.preset_boards:
         out["presets"] = _accuracy_presets(a.preset_boards, a.seed)
+    if a.gate_scenes:
+        out["hand_gate"] = _hand_gate(a.gate_scenes, a.seed)
     if not a.no_speed:
         out["speed"] = _speed(a.repeat, a.seed)
     out["machine"]["loadavg_end"] = [round(x, 2) for x in os.getloadavg()]

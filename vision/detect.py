@@ -1660,6 +1660,7 @@ class DetectorSettings:
     unseen_min_spread: float = 4.0
     unseen_min_region: int = 3
     unseen_band_lines: int = 12
+    unseen_band_min_span: float = 6.0
     weak_max_residual: float = 0.3
     weak_area_factor: float = 4.0
     weak_search_rounds: int = 2
@@ -6026,14 +6027,14 @@ def _unseen_cells(
     dist = np.linalg.norm(mean - ref, axis=1)
     spread = max(float(np.median(dist[ring])) * 1.4826, s.unseen_min_spread)
     thr = s.unseen_sigma * spread
-    foreign = free & (dist > thr) & inside.reshape(len(cells), 25).any(axis=1)
+    seen = free & inside.reshape(len(cells), 25).any(axis=1)  # (at least partly in view)
+    foreign = seen & (dist > thr)
     if s.unseen_band_lines and foreign.any():
         # a band of table (a lighter plank, a shadow's edge, light falling off) passes under
         # the board and shows in the ring on both sides of it; an arm comes in from one side
         band = _table_band(
-            cells, mean, ref, ring, free & ok, foreign & near, np.array(tile_cells, np.int64),
-            thr,
-            s.unseen_band_lines,
+            cells, mean, ref, ring, seen, foreign & near, np.array(tile_cells, np.int64),
+            thr, s.unseen_band_lines, s.unseen_band_min_span,
         )  # fmt: skip
         foreign &= ~band
     # an arm reaches in from outside: keep foreign regions that extend to the outer ring (or
@@ -6064,6 +6065,7 @@ def _table_band(
     tile_cells: NDArray[np.int64],
     thr: float,
     lines: int,
+    min_span: float,
 ) -> NDArray[np.bool_]:
     """Which of the candidate cells show a band of the table itself: along some straight line
     through the cell, the table beyond *both* ends of the board has the cell's colour.
@@ -6078,11 +6080,13 @@ def _table_band(
         mean: ``(C, 3)`` their mean CIELAB colours (OpenCV 8-bit scale).
         ref: ``(3,)`` the table's median colour.
         ring: ``(C,)`` the table ring's cells (free, wholly in the picture, beyond the board).
-        seen_free: ``(C,)`` the free cells wholly in the picture (``ring`` is among them).
+        seen_free: ``(C,)`` the free cells at least partly in the picture (``ring`` is
+            among them).
         cand: ``(C,)`` the cells to test.
         tile_cells: ``(N, 2)`` the read tiles' cells (the board).
         thr: the foreign threshold (Delta E).
         lines: directions tried, evenly over 180 degrees of grid angle.
+        min_span: the shortest run of the colour along the line that counts, cells.
 
     Returns:
         ``(C,)`` True for candidates explained as a band of table. A cell "has the candidate's
@@ -6093,7 +6097,10 @@ def _table_band(
         the board's extent along it must have the colour (a band is continuous; on an arm's
         far side the table shows between the tiles). A side whose line leaves the picture
         before reaching such a ring cell passes when every free cell in view on it has the
-        colour (a band running out of the picture), as long as the other side reaches one.
+        colour and one of them lies past the board (a band running out of the picture), as
+        long as the other side reaches a ring cell. The run so seen must be at least
+        ``min_span`` cells long, more than a hand is wide: a hand over a board smaller than
+        itself has its own colour beyond both ends of it.
     """
     out = np.zeros(len(cells), bool)
     vi = np.flatnonzero(seen_free)
@@ -6115,6 +6122,7 @@ def _table_band(
     is_ring = ring[vi][None, None, :]
     fine = np.ones((len(ci), lines), bool)
     matched = np.zeros((len(ci), lines), bool)
+    span = np.zeros((len(ci), lines))
     for sign in (1.0, -1.0):
         ahead = on_line & (sign * along > 0)  # (F, J, V)
         past = (sign * (t_v.T - np.where(sign > 0, hi, lo)[:, None]) > 0)[None, :, :]  # (1, J, V)
@@ -6124,9 +6132,12 @@ def _table_band(
         upto = ahead & (sign * along <= first[:, :, None])
         continues = ~(upto & ~same).any(axis=2)
         match = np.isfinite(first) & continues
-        fine &= continues
+        # out of the picture before any ring cell: the colour must be seen past the board
+        seen_past = (ahead & past & same).any(axis=2)
+        fine &= continues & (match | seen_past)
         matched |= match
-    out[ci] = (fine & matched).any(axis=1)
+        span += np.where(upto, sign * along, 0.0).max(axis=2)
+    out[ci] = (fine & matched & (span >= min_span)).any(axis=1)
     return out
 
 
