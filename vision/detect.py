@@ -195,11 +195,12 @@ class DetectorSettings:
             to the board are covered (a hand, an arm) when they belong to a connected foreign
             region of at least ``unseen_min_region`` cells that reaches the outer ring or the
             picture's edge (an arm comes in from outside; a cloth pattern's blots do not).
-        unseen_band_lines: foreign cells on or next to the board that a band of the table
-            itself explains are not foreign (:func:`_table_band`, tried along this many
-            straight lines through each; 0 turns it off): a lighter plank, a strip of sunlight
-            or a shadow's edge runs under or past the board and shows beyond it at both ends,
-            where an arm shows at one. Found on the demo game's wood table (seed 13, DEMO
+        unseen_band_lines, unseen_band_min_span: foreign cells on or next to the board that
+            a band of the table itself explains are not foreign (:func:`_table_band`, tried
+            along ``unseen_band_lines`` straight lines through each, 0 turns it off; the band
+            seen over at least ``unseen_band_min_span`` cells, more than a hand is wide): a
+            lighter plank, a strip of sunlight or a shadow's edge runs under or past the board
+            and shows beyond it at both ends, where an arm shows at one. Found on the demo game's wood table (seed 13, DEMO
             recipe 2): a lighter plank under the board's top rows was flagged as 10-17 unseen
             cells in 50 of its 101 still frames, the tracker's hand gate stayed shut and a
             move was lost; with 12 lines, 0 still frames are flagged.
