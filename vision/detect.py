@@ -200,10 +200,11 @@ class DetectorSettings:
             along ``unseen_band_lines`` straight lines through each, 0 turns it off; the band
             seen over at least ``unseen_band_min_span`` cells, more than a hand is wide): a
             lighter plank, a strip of sunlight or a shadow's edge runs under or past the board
-            and shows beyond it at both ends, where an arm shows at one. Found on the demo game's wood table (seed 13, DEMO
-            recipe 2): a lighter plank under the board's top rows was flagged as 10-17 unseen
-            cells in 50 of its 101 still frames, the tracker's hand gate stayed shut and a
-            move was lost; with 12 lines, 0 still frames are flagged.
+            and shows beyond it at both ends, where an arm shows at one. Found on the demo
+            game's wood table (seed 13, demo recipe 2): a lighter plank under the board's top
+            rows was flagged as 10-17 unseen cells in 50 of its 101 still frames, the
+            tracker's hand gate stayed shut and a move was lost; with the band test, 0 still
+            frames are flagged (twenty-fourth session, docs/benchmarks.md).
         weak_max_residual: a hole seen only in the neutral mask joins the board when it is
             within this many pitches of a free cell next to a tile found in the dark mask
             (the lattice fitted to those); a cloth pattern rarely sits on a cell.
