@@ -307,13 +307,13 @@ def _hand_gate(n_scenes: int, seed: int) -> dict[str, Any]:
     """The tracker's hand gate on pairs of hard scenes: each drawn without hands and with one
     or two (same board, table, light and camera; ``Conditions.sample(rng, "hard")``).
 
-    The gate is :class:`vision.tracking.TrackerSettings`' own: a reading is held back as
-    "hands" when more than ``max_unseen`` cells are unseen or more than ``max_occluded`` of
-    the board is occluded; ``or_missing`` adds the tracker's other guard, fewer than
-    ``min_present`` of the tiles read without hands. Scenes whose tiles are below the brief's
-    25 px are left out. Reported: ``clean`` (no hands: any shut gate is a false alarm that
-    keeps a still board from settling), ``hiding`` (hands hide at least one tile: the gate
-    should shut) and ``near`` (hands over the table that hide no tile).
+    The gate is the tracker's own (:meth:`vision.tracking.TrackerSettings.hands_over`): a
+    reading is held back as "hands" when more than ``max_unseen`` cells are unseen or more
+    than ``max_occluded`` of the board is occluded; ``or_missing`` adds the tracker's other
+    guard, fewer than ``min_present`` of the tiles read without hands. Scenes whose tiles are
+    below the brief's 25 px are left out. Reported: ``clean`` (no hands: any shut gate is a
+    false alarm that keeps a still board from settling), ``hiding`` (hands hide at least one
+    tile: the gate should shut) and ``near`` (hands over the table that hide no tile).
     """
     from vision.tracking import TrackerSettings
 
@@ -327,14 +327,14 @@ def _hand_gate(n_scenes: int, seed: int) -> dict[str, Any]:
         if clean.pitch_px < SPEC_MIN_PITCH_PX:
             continue
         base = detect(clean.image_bgr)
-        held = base.occluded_fraction > ts.max_occluded or len(base.unseen) > ts.max_unseen
+        held = ts.hands_over(base)
         n["clean"] += 1
         shut["clean"] += held
         unseen_clean.append(len(base.unseen))
         r = hand_gate_scene(seed, k, hands=True)
         obs = detect(r.image_bgr)
         kind = "hiding" if any(not t.visible for t in r.truth) else "near"
-        held = obs.occluded_fraction > ts.max_occluded or len(obs.unseen) > ts.max_unseen
+        held = ts.hands_over(obs)
         missing = len(obs.tiles) < ts.min_present * len(base.tiles)
         n[kind] += 1
         shut[kind] += held

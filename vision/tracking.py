@@ -143,6 +143,11 @@ class TrackerSettings:
     confirm_settles: int = 2
     confirm_s: float = 4.0
 
+    def hands_over(self, obs: Observation) -> bool:
+        """Whether ``obs`` shows hands over the board: more than ``max_occluded`` of its tile
+        tops covered or more than ``max_unseen`` unseen cells (the tracker's "hands" gate)."""
+        return obs.occluded_fraction > self.max_occluded or len(obs.unseen) > self.max_unseen
+
 
 # --------------------------------------------------------------------------- sinks
 
@@ -643,7 +648,7 @@ class Tracker:
     # -- gating -------------------------------------------------------------------------------
     def _gate(self, obs: Observation, motion: float | None) -> str:
         s = self.settings
-        if obs.occluded_fraction > s.max_occluded or len(obs.unseen) > s.max_unseen:
+        if s.hands_over(obs):
             return "hands"
         if motion is not None and motion > s.max_motion:
             return "motion"
