@@ -159,6 +159,8 @@ class FramePipeline:
         except Exception:  # the overlay is a nicety; never lose a frame over it
             out = image_bgr.copy()
         status = caption or self.tracker.gate_reason or self.tracker.status
+        if not caption and not self.tracker.gate_reason and self.tracker.note:
+            status += f" - {self.tracker.note}"
         h = out.shape[0]
         scale = max(0.5, h / 900)
         cv2.rectangle(out, (0, 0), (out.shape[1], int(34 * scale)), (0, 0, 0), -1)
@@ -380,6 +382,8 @@ class LiveSession:
         else:
             state = "ok"
             message = f"tracking: {self.tracker.gate_reason or self.tracker.status}"
+            if not self.tracker.gate_reason and self.tracker.note:
+                message += f" ({self.tracker.note})"
         dms = sorted(self.pipeline.detect_ms)
         return {
             "state": state,
