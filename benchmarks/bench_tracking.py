@@ -9,6 +9,9 @@
    :class:`vision.live.LiveSession` (newest frame first, like a camera): processed frames per
    second (median over 2 s windows) and wall-clock delay from a board settling on screen to its
    move being committed to the store (median, max).
+3. **Still objects**: 7-turn games with the tile bag lying against the final board (rendered
+   frames, real detector and tracker), with :attr:`TrackerSettings.still_object_s` and without
+   it: moves exact, lost, reviews, settle-to-commit delay (``--bag-games N``).
 
 Targets (issue 4): >= 99 % exact, 0 phantom, 0 lost, commit <= 1 s after the board settles,
 keeping up with 1080p 15 fps on 2 cores. ``main(["--quick"])`` runs a smaller version.
@@ -29,10 +32,19 @@ import cv2
 from scorer.game import Game, Place, Review, replay
 from scorer.model import Pos
 from scorer.store import GameStore
-from vision.demo import DemoSettings, ensure_demo_video
+from vision.demo import (
+    DemoSettings,
+    demo_game,
+    ensure_demo_video,
+    final_board,
+    make_scene,
+    put_down_beside,
+    render_shots,
+    script_game,
+)
 from vision.live import FramePipeline, LiveSession
-from vision.sources import FrameSource, SourceSettings
-from vision.tracking import MemorySink, Tracker, TrackerEvent, align_boards
+from vision.sources import Frame, FrameSource, SourceSettings
+from vision.tracking import MemorySink, Tracker, TrackerEvent, TrackerSettings, align_boards
 
 #: Games of the accuracy run: (seed, players). >= 40 turns each (issue 4).
 GAMES: tuple[tuple[int, int], ...] = ((2026, 3), (11, 2), (5, 4))
@@ -169,11 +181,71 @@ def _live_1080p(folder: Path, moves: int = 5, seed: int = 99) -> dict[str, Any]:
     }
 
 
+def _bag_game(seed: int, still_object_s: float) -> dict[str, Any]:
+    """A 7-turn game (960x540, 4 s of stillness after each move) with the tile bag lying
+    against one side of the final board (``seed % 4``), the board growing into it; rendered
+    frames through the real detector and tracker (:attr:`TrackerSettings.still_object_s`)."""
+    settings = DemoSettings(seed=seed, players=2, turns=7, size=(960, 540), bump_turn=-1,
+                            nudge_turn=-1, still_s=4.0, exchange_rate=0.0)  # fmt: skip
+    game = demo_game(settings)
+    script = script_game(game, settings)
+    scene = make_scene(script, settings)
+    put_down_beside(scene, final_board(script), "bag", side=seed % 4)
+    sink = MemorySink(Game(players=game.players))
+    tracker = Tracker(
+        sink, TrackerSettings(still_object_s=still_object_s), first_player=game.events[0].player
+    )
+    pipeline = FramePipeline(tracker)
+    committed: list[int] = []
+    held = 0
+    for shot, _, image in render_shots(script, scene, settings):
+        if shot.ui_event is not None:  # a forced exchange: entered in the UI
+            sink.append(shot.ui_event, frame=shot.index)
+        events = pipeline.process(Frame(shot.index, shot.t, image))
+        committed += [shot.index for e in events if e.kind in ("move", "review")]
+        held += tracker.status == "hands" and not shot.hands
+    tracker.flush()
+    got = sink.game().events
+    places = [e for e in game.events if isinstance(e, Place)]
+    got_places = [e for e in got if isinstance(e, Place)]
+    settled = [s.index for s in script.shots if s.settles is not None]
+    delays = [(f - s) / settings.fps for f, s in zip(committed, settled, strict=False)]
+    return {
+        "seed": seed,
+        "moves": len(places),
+        "exact": sum(a == b for a, b in zip(got_places, places, strict=False)),
+        "reviews": sum(isinstance(e, Review) for e in got),
+        "lost": max(0, len(places) - len(got_places) - sum(isinstance(e, Review) for e in got)),
+        "still_frames_held_as_hands": held,
+        "settle_to_commit_media_s_median": round(statistics.median(delays), 2) if delays else None,
+        "settle_to_commit_media_s_max": round(max(delays), 2) if delays else None,
+    }
+
+
+def _bag_games(seeds: list[int]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, still_s in (("rule", TrackerSettings().still_object_s), ("without_rule", 0.0)):
+        runs = [_bag_game(seed, still_s) for seed in seeds]
+        out[name] = {
+            "games": runs,
+            "moves": sum(r["moves"] for r in runs),
+            "exact": sum(r["exact"] for r in runs),
+            "lost": sum(r["lost"] for r in runs),
+            "reviews": sum(r["reviews"] for r in runs),
+        }
+    return out
+
+
 def main(argv: list[str]) -> dict[str, Any]:
     """Run the benchmark; returns the numbers (printed as JSON by ``python -m benchmarks``)."""
     ap = argparse.ArgumentParser(prog="bench_tracking")
     ap.add_argument("--quick", action="store_true", help="one 40-turn game, shorter live clip")
     ap.add_argument("--cache", help="folder for the rendered videos (default: a temp folder)")
+    ap.add_argument(
+        "--bag-games", type=int, default=4,
+        help="7-turn games with the tile bag against the board, with and without the "
+        "still-object rule (default 4; --quick: 1)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     folder = Path(args.cache or tempfile.mkdtemp(prefix="bench-tracking-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -183,6 +255,7 @@ def main(argv: list[str]) -> dict[str, Any]:
     moves = sum(r["moves"] for r in runs)
     exact = sum(r["exact"] for r in runs)
     live = _live_1080p(folder, moves=3 if args.quick else 5)
+    bag = _bag_games(list(range(1, 1 + (min(args.bag_games, 1) if args.quick else args.bag_games))))
     # the renderer's own cost is not tracking; keep cv2 threads as configured
     return {
         "accuracy": {
@@ -194,6 +267,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             "reviews": sum(r["reviews"] for r in runs),
         },
         "live_1080p": live,
+        "still_objects": bag,
         "load_avg_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "cv2_threads": cv2.getNumThreads(),
     }

@@ -45,7 +45,16 @@ from scorer.model import Board, Pos
 from scorer.moves import random_game
 from scorer.store import decode_event, encode_event
 from vision.observation import Observation
-from vision.render import SKIN_TONES, Bump, Conditions, Hand, Rendered, Scene, truth_observation
+from vision.render import (
+    CLUTTER_RADIUS_MM,
+    SKIN_TONES,
+    Bump,
+    Conditions,
+    Hand,
+    Rendered,
+    Scene,
+    truth_observation,
+)
 
 __all__ = [
     "DEMO_CACHE_KEEP",
@@ -56,7 +65,9 @@ __all__ = [
     "cache_dir",
     "demo_game",
     "ensure_demo_video",
+    "final_board",
     "prune_demo_cache",
+    "put_down_beside",
     "render_shots",
     "script_game",
 ]
@@ -299,12 +310,54 @@ class _NudgeScene(Scene):
         return x, y, ang
 
 
-def make_scene(script: Script, settings: DemoSettings = DemoSettings()) -> Scene:
-    """The demo's scene: easy light with drift, framed on the game's final board."""
+def final_board(script: Script) -> Board:
+    """The largest board the script shows (the game's last)."""
     final = Board()
     for s in script.shots:
         if len(s.board) > len(final):
             final = s.board
+    return final
+
+
+def put_down_beside(
+    scene: Scene, board: Board, kind: str = "bag", side: int = 0, gap_cells: float = 0.25
+) -> None:
+    """Put an object (:data:`vision.render.CLUTTER_RADIUS_MM`) on the table against one side
+    of ``board``'s bounding box for every later frame: the tile bag or a cup left beside the
+    board, as players do (``tests/vision/test_still_objects.py``).
+
+    Args:
+        scene: the game's scene (its board frame: cell ``(r, c)`` at
+            ``((c - mid[1]) * pitch, (r - mid[0]) * pitch)``).
+        board: the board to lie against (usually :func:`final_board`).
+        side: 0 right of the board (+col), 1 left, 2 below (+row), 3 above; the object lies
+            at the middle of that side.
+        gap_cells: table left between the board's cells and the object's rim, cells.
+
+    Raises:
+        ValueError: an empty board, a side outside 0-3 or an unknown kind.
+    """
+    if not board:
+        raise ValueError("an empty board has no side to lie against")
+    if side not in (0, 1, 2, 3):
+        raise ValueError(f"side must be 0-3, got {side}")
+    r0, c0, r1, c1 = board.bounds()
+    p = scene.pitch_mm
+    reach = (0.5 + gap_cells) * p + 0.75 * CLUTTER_RADIUS_MM.get(kind, 0.0)  # 0.75: its rim
+    mid_x = ((c0 + c1) / 2 - scene.mid[1]) * p
+    mid_y = ((r0 + r1) / 2 - scene.mid[0]) * p
+    x, y = {
+        0: ((c1 - scene.mid[1]) * p + reach, mid_y),
+        1: ((c0 - scene.mid[1]) * p - reach, mid_y),
+        2: (mid_x, (r1 - scene.mid[0]) * p + reach),
+        3: (mid_x, (r0 - scene.mid[0]) * p - reach),
+    }[side]
+    scene.put_down(kind, x, y, angle=0.4)
+
+
+def make_scene(script: Script, settings: DemoSettings = DemoSettings()) -> Scene:
+    """The demo's scene: easy light with drift, framed on the game's final board."""
+    final = final_board(script)
     cond = Conditions(drift=settings.drift, tile_px=settings.tile_px, tilt_deg=10.0, yaw_deg=7.0)
     fit = final if final else None
     return _NudgeScene(cond, settings.seed, size=settings.size, fit=fit)

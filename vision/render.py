@@ -64,6 +64,7 @@ from scorer.model import Board, Pos, Shape, Tile
 from vision.observation import Lattice, Observation, TileObservation
 
 __all__ = [
+    "CLUTTER_RADIUS_MM",
     "GOLDEN_DIR",
     "HIDDEN_COVER",
     "PRESETS",
@@ -1520,6 +1521,16 @@ _T_ART = 9
 _CLUTTER_KINDS = ("sheet", "pencil", "cup", "bag", "die", "coin", "facedown")
 #: Clutter tall enough to hide tiles (drawn after them; counted as an occluder in the truth).
 _TALL_CLUTTER = ("cup", "bag")
+#: How far each kind of clutter reaches from its centre, mm (about; placement keeps it clear).
+CLUTTER_RADIUS_MM: dict[str, float] = {
+    "sheet": 95.0,
+    "pencil": 90.0,
+    "cup": 45.0,
+    "bag": 90.0,
+    "die": 12.0,
+    "coin": 13.0,
+    "facedown": 24.0,
+}
 
 
 def _clutter_items(
@@ -1536,15 +1547,7 @@ def _clutter_items(
     vx0, vy0, vx1, vy1 = view
     for _ in range(count):
         kind = _CLUTTER_KINDS[int(rng.integers(len(_CLUTTER_KINDS)))]
-        radius = {
-            "sheet": 95.0,
-            "pencil": 90.0,
-            "cup": 45.0,
-            "bag": 90.0,
-            "die": 12.0,
-            "coin": 13.0,
-            "facedown": 24.0,
-        }[kind]
+        radius = CLUTTER_RADIUS_MM[kind]
         for _attempt in range(30):
             x = float(rng.uniform(vx0, vx1))
             y = float(rng.uniform(vy0, vy1))
@@ -1993,6 +1996,26 @@ class Scene:
             float(view_pts[:, 1].max()),
         )
         self._clutter = _clutter_items(crng, cond.clutter, keep_out, view, self._on_table)
+
+    def put_down(self, kind: str, x_mm: float, y_mm: float, *, angle: float = 0.0) -> None:
+        """Put an object on the table for every later frame, besides the scene's own clutter.
+
+        Args:
+            kind: one of ``CLUTTER_RADIUS_MM`` ("bag" and "cup" stand tall enough to hide
+                tiles in oblique views).
+            x_mm, y_mm: its centre in the board frame, mm (cell ``(r, c)`` lies at
+                ``((c - mid[1]) * pitch_mm, (r - mid[0]) * pitch_mm)``).
+            angle: its turn, radians.
+
+        Raises:
+            ValueError: an unknown kind.
+        """
+        if kind not in CLUTTER_RADIUS_MM:
+            raise ValueError(f"unknown clutter kind {kind!r}; one of {sorted(CLUTTER_RADIUS_MM)}")
+        seed = int(_seed_rng(self.seed, _T_CLUTTER, len(self._clutter) + 1).integers(1 << 30))
+        self._clutter.append(
+            {"kind": kind, "x": float(x_mm), "y": float(y_mm), "angle": float(angle), "seed": seed}
+        )
 
     def _on_table(self, x: float, y: float, margin: float = 0.0) -> bool:
         """Whether world point ``(x, y)`` mm is on the table top (``margin`` mm inside)."""
