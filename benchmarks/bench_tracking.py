@@ -209,7 +209,13 @@ def _bag_game(seed: int, still_object_s: float) -> dict[str, Any]:
     places = [e for e in game.events if isinstance(e, Place)]
     got_places = [e for e in got if isinstance(e, Place)]
     settled = [s.index for s in script.shots if s.settles is not None]
-    delays = [(f - s) / settings.fps for f, s in zip(committed, settled, strict=False)]
+    # each settle's first commit before the next settle (none: the move was lost or merged)
+    ends = [*settled[1:], 10**9]
+    delays = [
+        (min(mine) - s) / settings.fps
+        for s, end in zip(settled, ends, strict=True)
+        if (mine := [f for f in committed if s <= f < end])
+    ]
     return {
         "seed": seed,
         "moves": len(places),
