@@ -720,10 +720,12 @@ class Tracker:
         self, obs: Observation, frame_index: int, t: float, motion: float | None, reason: str
     ) -> None:
         """Keep the observations of a still period the hands gate holds back only for
-        unseen cells that keep their place (for :meth:`flush`)."""
+        unseen cells that keep their place (for :meth:`flush`; part of the still-object
+        rule, off with ``still_object_s`` 0)."""
         s = self.settings
         still = (
-            reason == "hands"
+            s.still_object_s > 0
+            and reason == "hands"
             and obs.occluded_fraction <= s.max_occluded
             and (motion is None or motion <= s.max_motion)
         )
