@@ -456,14 +456,15 @@ class _Run:
 
 def _unseen_points(obs: Observation) -> list[tuple[float, float]]:
     """Image pixel centres ``(x, y)`` of ``obs.unseen`` (empty without a lattice)."""
-    if obs.lattice is None:
+    lattice = obs.lattice
+    if lattice is None:
         return []
-    h = obs.lattice.image_from_grid
     out = []
     for p in obs.unseen:
-        x, y, w = (h[i][0] * p.col + h[i][1] * p.row + h[i][2] for i in range(3))
-        if abs(w) > 1e-12:
-            out.append((x / w, y / w))
+        try:
+            out.append(lattice.to_image(p.row, p.col))
+        except ValueError:  # a cell beyond the horizon: never near the board
+            continue
     return out
 
 
