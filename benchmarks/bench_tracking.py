@@ -181,16 +181,20 @@ def _live_1080p(folder: Path, moves: int = 5, seed: int = 99) -> dict[str, Any]:
     }
 
 
-def _bag_game(seed: int, still_object_s: float) -> dict[str, Any]:
-    """A 7-turn game (960x540, 4 s of stillness after each move) with the tile bag lying
-    against one side of the final board (``seed % 4``), the board growing into it; rendered
-    frames through the real detector and tracker (:attr:`TrackerSettings.still_object_s`)."""
-    settings = DemoSettings(seed=seed, players=2, turns=7, size=(960, 540), bump_turn=-1,
+def _bag_game(
+    seed: int, still_object_s: float, *, turns: int = 7, side: int | None = None
+) -> dict[str, Any]:
+    """A game (960x540, 4 s of stillness after each move) with the tile bag lying against one
+    side of the final board (``side``, default ``seed % 4``), the board growing into it;
+    rendered frames through the real detector and tracker
+    (:attr:`TrackerSettings.still_object_s`). Also used by ``tests/vision/
+    test_still_objects.py``."""
+    settings = DemoSettings(seed=seed, players=2, turns=turns, size=(960, 540), bump_turn=-1,
                             nudge_turn=-1, still_s=4.0, exchange_rate=0.0)  # fmt: skip
     game = demo_game(settings)
     script = script_game(game, settings)
     scene = make_scene(script, settings)
-    put_down_beside(scene, final_board(script), "bag", side=seed % 4)
+    put_down_beside(scene, final_board(script), "bag", side=seed % 4 if side is None else side)
     sink = MemorySink(Game(players=game.players))
     tracker = Tracker(
         sink, TrackerSettings(still_object_s=still_object_s), first_player=game.events[0].player
@@ -223,6 +227,11 @@ def _bag_game(seed: int, still_object_s: float) -> dict[str, Any]:
         "reviews": sum(isinstance(e, Review) for e in got),
         "lost": max(0, len(places) - len(got_places) - sum(isinstance(e, Review) for e in got)),
         "still_frames_held_as_hands": held,
+        "events_match": got == game.events,
+        "committed_events": len(got),
+        "played_events": len(game.events),
+        "note": tracker.note,
+        "settles_committed": len(delays),  # settles with a commit before the next settle
         "settle_to_commit_media_s_median": round(statistics.median(delays), 2) if delays else None,
         "settle_to_commit_media_s_max": round(max(delays), 2) if delays else None,
     }
@@ -232,6 +241,8 @@ def _bag_games(seeds: list[int]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, still_s in (("rule", TrackerSettings().still_object_s), ("without_rule", 0.0)):
         runs = [_bag_game(seed, still_s) for seed in seeds]
+        for r in runs:
+            del r["note"]
         out[name] = {
             "games": runs,
             "moves": sum(r["moves"] for r in runs),

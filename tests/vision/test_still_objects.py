@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.game import Game, Place
+from scorer.game import Place
 from scorer.model import Board, Placement, Pos, Tile
 from tests.vision.test_tracking import kinds, new_tracker, obs
 from vision.demo import (
@@ -20,12 +20,8 @@ from vision.demo import (
     final_board,
     make_scene,
     put_down_beside,
-    render_shots,
     script_game,
 )
-from vision.live import FramePipeline
-from vision.sources import Frame
-from vision.tracking import MemorySink, Tracker, TrackerSettings
 
 B1 = Board.from_ascii("Rs Rc Rd")
 #: the tile bag against the board's right end: two ring cells the detector flags unseen
@@ -148,32 +144,17 @@ def test_a_rendered_game_with_the_tile_bag_against_the_board(still_object_s: flo
     """The real detector on rendered frames: the tile bag lies against the side of the
     game's final board from the start; the board grows into it. Before the rule this game
     committed none of its 4 moves (every frame after the first contact held back)."""
-    settings = DemoSettings(
-        seed=1, players=2, turns=4, size=(960, 540), bump_turn=-1, nudge_turn=-1, still_s=4.0,
-        exchange_rate=0.0,
-    )  # fmt: skip
-    game = demo_game(settings)
-    script = script_game(game, settings)
-    scene = make_scene(script, settings)
-    put_down_beside(scene, final_board(script), "bag", side=1)  # left of the final board
-    sink = MemorySink(Game(players=game.players))
-    tracker_settings = TrackerSettings(still_object_s=still_object_s)
-    tracker = Tracker(sink, tracker_settings, first_player=game.events[0].player)
-    pipeline = FramePipeline(tracker)
-    committed: list[int] = []
-    for shot, _, image in render_shots(script, scene, settings):
-        events = pipeline.process(Frame(shot.index, shot.t, image))
-        committed += [shot.index for e in events if e.kind == "move"]
-    tracker.flush()
+    from benchmarks.bench_tracking import _bag_game
+
+    got = _bag_game(1, still_object_s, turns=4, side=1)  # left of the final board
     if not still_object_s:  # the rule's case: without it the game is lost from the contact on
-        assert len(sink.game().events) < len(game.events)
+        assert got["committed_events"] < got["played_events"]
         return
-    assert sink.game().events == game.events
-    assert "lying still" in tracker.note  # the live page says why cells are crossed out
-    settled = [s.index for s in script.shots if s.settles is not None]
+    assert got["events_match"]
+    assert got["settles_committed"] == got["moves"]
+    assert "lying still" in got["note"]  # the live page says why cells are crossed out
     # each move within the still-object time plus a second of its board settling
-    for frame, settle in zip(committed, settled, strict=True):
-        assert 0 <= (frame - settle) / settings.fps <= still_object_s + 1.0
+    assert got["settle_to_commit_media_s_max"] <= still_object_s + 1.0
 
 
 def test_putting_an_object_down_checks_its_arguments() -> None:
