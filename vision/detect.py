@@ -841,7 +841,7 @@ class DetectorSettings:
             the outline read at half height thins them and fills its flanks beyond what the
             blur term allows (a plain blue star4 beside the board at 28 px read 0.39 against
             a bound of 0.33, seed 67 random scene 50). Of the 80 tiles missed on 12 tuning
-            sets with nothing over them, 34 were star4s (a sixth of the tiles); 8 of them
+            sets with nothing over them, 34 were star4s (a sixth of the tiles); 6 of them
             were growth reads just past the bound. Measured on the 52 tuning sets (3,100
             in-spec scenes, with ``ColourSettings.curve_judge_distance``) at 0.1: missed
             808 -> 787, false 130 -> 138, misread 1,400 -> 1,404, boards exact 2,315 ->
