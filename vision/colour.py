@@ -165,7 +165,7 @@ class ColourSettings:
             least ``wb_min_symbols`` are: where a cloth's look-alikes are more than half of
             the symbols, the median over all is a look-alike's distance, which a curve that
             takes the tiles off their paints may still lower (seed 71 random scene 41, gamma
-            render: 87 symbols, 43 tiles; the curve 1/1.44 lowered that median 54 -> 45 and
+            render: 87 symbols, 43 tiles; the curve 1.44 lowered that median 54 -> 45 and
             named 15 tiles wrong, yellow as orange and orange as red). 45 is the detector's
             ``max_colour_distance``. On the 52 tuning sets: readings unchanged but one tile
             more found (808 missed of 809) with the default detector; with

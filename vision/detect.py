@@ -847,7 +847,7 @@ class DetectorSettings:
             808 -> 787, false 130 -> 138, misread 1,400 -> 1,404, boards exact 2,315 ->
             2,318; at 0.06: 791 / 136 / 1,418 / 2,317 (without the colour fix); at 0.1 for
             growth alone: 794 / 134 / 1,402 / 2,316. Off (0) by default: the false reads it
-            lets in are cloths' flowers and blots read as star4s, which five of the
+            lets in are cloths' flowers and blots read as star4s, which four of the
             look-alike tests catch (a floral cloth's far tiles, flowers under a warm light,
             a noise cloth's blots, a board cut off by an arm: 1-2 false reads each); a check
             that tells a thin star4 from a flower has to come first.
