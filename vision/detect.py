@@ -4555,7 +4555,8 @@ def _judge_grown(
         d[cand] = classify_profiles(
             reads.profile[cand], reads.solidity[cand], s.shape, reads.blur[cand]
         )[0]
-    reach = _shape_reach(reads.blur, s, np.argmin(d, axis=1))
+    shape_idx = np.argmin(d, axis=1)  # (d is final here: the grey terms below fill pr)
+    reach = _shape_reach(reads.blur, s, shape_idx)
     cand = np.nonzero(d.min(axis=1) <= reach)[0]
     if not len(cand):
         return np.zeros(n, bool), np.zeros(n, bool), pr, np.zeros(n, bool)
@@ -4585,7 +4586,6 @@ def _judge_grown(
         # a read that still drifts is a pattern, not a printed symbol)
         & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
     )
-    shape_idx = np.argmin(d, axis=1)
     alt_idx = _alt_shapes(d, pr, reach, s.size_shape_margin)
     every = np.ones(n, bool)
     black_reads = reads
