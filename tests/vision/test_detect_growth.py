@@ -88,7 +88,9 @@ def test_a_glared_line_of_star4s_passes_the_size_check_by_the_classifiers_shape(
     # (growth's bridge into a glared line, ``grow_bridge_glare``, takes a few of these star4s
     # beyond one that fails: off, so that growth must read each of them; so is the second
     # reading on the look's own square, ``grow_unmoved_max_move``, which takes 5 of the
-    # glared star4s the outline alone loses: 25 -> 30 of 34)
+    # glared star4s the outline alone loses: 25 -> 30 of 34; and so is the judgement of whole
+    # symbols beside a third colour in the margin, ``partial_whole_symbols``, which takes 4 of
+    # them where a highlight's edge across the margin reads as an occluder: 25 -> 29)
     base = DetectorSettings()
     fixed = replace(
         base,
@@ -96,6 +98,7 @@ def test_a_glared_line_of_star4s_passes_the_size_check_by_the_classifiers_shape(
         shape=replace(base.shape, blur_gate_apparent=()),
         grow_bridge_glare=False,
         grow_unmoved_max_move=0.0,
+        partial_whole_symbols=False,
     )
     sc = _score(r, fixed)
     outline_only = _score(r, replace(fixed, size_shape_margin=-1.0))
