@@ -846,11 +846,23 @@ class DetectorSettings:
             in-spec scenes, with ``ColourSettings.curve_judge_distance``) at 0.1: missed
             808 -> 787, false 130 -> 138, misread 1,400 -> 1,404, boards exact 2,315 ->
             2,318; at 0.06: 791 / 136 / 1,418 / 2,317 (without the colour fix); at 0.1 for
-            growth alone: 794 / 134 / 1,402 / 2,316. Off (0) by default: the false reads it
-            lets in are cloths' flowers and blots read as star4s, which four of the
-            look-alike tests catch (a floral cloth's far tiles, flowers under a warm light,
-            a noise cloth's blots, a board cut off by an arm: 1-2 false reads each); a check
-            that tells a thin star4 from a flower has to come first.
+            growth alone: 794 / 134 / 1,402 / 2,316. The false reads it let in alone are
+            cloths' flowers and blots read as star4s, which four of the look-alike tests
+            caught (a floral cloth's far tiles, flowers under a warm light, a noise cloth's
+            blots, a board cut off by an arm: 1-2 false reads each); on (0.1) since
+            ``star4_extra_min_conf`` gates it. 0 turns it off.
+        star4_extra_min_conf: a read that only ``star4_extra_reach`` lets in (its outline
+            beyond every shape's plain bound) must also be a star4 to the whole classifier,
+            the grey terms with the outline (:func:`vision.shapes.classify_profiles`), with
+            at least this confidence: a flower's petals or a blot outline a star4 loosely,
+            and their grey symbol fits a blurred star4 less well than a thin printed one's.
+            52 tuning sets (with ``partial_whole_symbols``), reach 0.1 with the gate at 0.9
+            against reach 0: missed 803 -> 782, false 130 -> 133, misread 1,400 -> 1,400,
+            boards exact 2,317 -> 2,321 (68 scenes' readings change; 3 scenes gain a false
+            read - a red flower, a blue blot, a noise cloth's speck - each at confidence
+            1.0, which no gate on it can tell). Of the four look-alike tests, three pass
+            with it; the fourth (a floral cloth's far tiles with the later look-alike checks
+            off) gains a flower those checks drop. 0 turns the gate off.
         max_colour_distance: a symbol whose colour is farther than this (weighted CIE76
             Delta E, :class:`vision.colour.ColourReading` ``distances``) from every palette
             paint after white balance and scene adaptation is not a tile. Read symbols lie
@@ -1815,7 +1827,8 @@ class DetectorSettings:
     doubt_neutral_saturation: float = 0.15
     doubt_foreign_chroma: float = 0.25
     doubt_board_black: bool = True
-    star4_extra_reach: float = 0.0
+    star4_extra_reach: float = 0.1
+    star4_extra_min_conf: float = 0.9
     reading_light_weight: float = 0.3
     reading_black_ratio: float = 1.5
     reading_black_min_pitch: float = 0.85
@@ -3635,6 +3648,34 @@ def _shape_reach(
     return out
 
 
+def _beyond_reach_unsure(
+    reads: _Reads, dist: NDArray[np.float64], s: DetectorSettings
+) -> NDArray[np.bool_]:
+    """``(N,)`` reads whose outline distance ``dist`` ``(N,)`` lies beyond the bound of every
+    shape (:func:`_shape_reach` without a shape: only ``star4_extra_reach`` lets them in)
+    and whose whole classifier (the grey terms too) is less sure than
+    ``star4_extra_min_conf`` that they are star4s. All False when that check is off."""
+    out = np.zeros(len(dist), bool)
+    if s.star4_extra_reach <= 0 or s.star4_extra_min_conf <= 0:
+        return out
+    j = np.nonzero(reads.ok & np.isfinite(dist) & (dist > _shape_reach(reads.blur, s)))[0]
+    if not len(j):
+        return out
+    p = s.patch_px
+    _, pr = classify_profiles(
+        reads.profile[j],
+        reads.solidity[j],
+        s.shape,
+        reads.blur[j],
+        reads.score[j].reshape(len(j), p, p),
+        reads.body_rgb[j],
+        reads.symbol_rgb[j],
+        None if reads.mix is None else reads.mix[j].reshape(len(j), p, p),
+    )
+    out[j] = pr[:, SHAPE_ORDER.index(Shape.STAR4)] < s.star4_extra_min_conf
+    return out
+
+
 def _judge_reads(
     reads: _Reads,
     shape_dist: NDArray[np.float64],
@@ -3650,6 +3691,7 @@ def _judge_reads(
     the shape distance, sit on their cell (``residual``, pitches) and pass
     :func:`_tile_like`, without (loose) and with its symbol-size check."""
     valid = reads.ok & (shape_dist <= _shape_reach(reads.blur, s, outline_shape))
+    valid &= ~_beyond_reach_unsure(reads, shape_dist, s)
     valid &= residual <= s.lattice.max_cell_residual
     tile_like = partial(
         _tile_like, reads, outline_shape, env_at, square, s, trusted=trusted,
@@ -4595,6 +4637,7 @@ def _judge_grown(
     ok = (
         reads.ok
         & (d.min(axis=1) <= reach)
+        & ~_beyond_reach_unsure(reads, d.min(axis=1), s)
         # after re-centring, the symbol sits at the patch's centre (half the bound:
         # a read that still drifts is a pattern, not a printed symbol)
         & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
