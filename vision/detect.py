@@ -3658,7 +3658,9 @@ def _beyond_reach_unsure(
     out = np.zeros(len(dist), bool)
     if s.star4_extra_reach <= 0 or s.star4_extra_min_conf <= 0:
         return out
-    j = np.nonzero(reads.ok & np.isfinite(dist) & (dist > _shape_reach(reads.blur, s)))[0]
+    plain = _shape_reach(reads.blur, s)
+    # (only those the wider bound can let in: the classifier's grey terms cost)
+    j = np.nonzero(reads.ok & (dist > plain) & (dist <= plain + s.star4_extra_reach))[0]
     if not len(j):
         return out
     p = s.patch_px
