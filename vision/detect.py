@@ -3648,19 +3648,30 @@ def _shape_reach(
     return out
 
 
+def _extra_reach_only(
+    dist: NDArray[np.float64], blur: NDArray[np.float64], s: DetectorSettings
+) -> NDArray[np.bool_]:
+    """``(N,)`` outline distances ``dist`` (reads of edge blur ``blur``, ``(N,)`` each) that
+    only ``star4_extra_reach`` lets in: beyond every shape's plain bound (:func:`_shape_reach`
+    without a shape) and within the star4's. All False when ``star4_extra_min_conf`` (the
+    gate on them) or the reach is off."""
+    if s.star4_extra_reach <= 0 or s.star4_extra_min_conf <= 0:
+        return np.zeros(len(dist), bool)
+    plain = _shape_reach(blur, s)
+    out: NDArray[np.bool_] = (dist > plain) & (dist <= plain + s.star4_extra_reach)
+    return out
+
+
 def _beyond_reach_unsure(
     reads: _Reads, dist: NDArray[np.float64], s: DetectorSettings
 ) -> NDArray[np.bool_]:
-    """``(N,)`` reads whose outline distance ``dist`` ``(N,)`` lies beyond the bound of every
-    shape (:func:`_shape_reach` without a shape: only ``star4_extra_reach`` lets them in)
-    and whose whole classifier (the grey terms too) is less sure than
-    ``star4_extra_min_conf`` that they are star4s. All False when that check is off."""
+    """``(N,)`` reads that only ``star4_extra_reach`` lets in (:func:`_extra_reach_only` of
+    their outline distance ``dist``, ``(N,)``) whose whole classifier (the grey terms too) is
+    less sure than ``star4_extra_min_conf`` that they are star4s. All False when that check
+    is off. (Growth, which has the confidences already, applies the same test to them.)"""
     out = np.zeros(len(dist), bool)
-    if s.star4_extra_reach <= 0 or s.star4_extra_min_conf <= 0:
-        return out
-    plain = _shape_reach(reads.blur, s)
-    # (only those the wider bound can let in: the classifier's grey terms cost)
-    j = np.nonzero(reads.ok & (dist > plain) & (dist <= plain + s.star4_extra_reach))[0]
+    # (the classifier's grey terms only where the wider bound decides: they cost)
+    j = np.nonzero(reads.ok & _extra_reach_only(dist, reads.blur, s))[0]
     if not len(j):
         return out
     p = s.patch_px
@@ -4636,10 +4647,15 @@ def _judge_grown(
         # between lines of the board has a looser one)
         near = d.min(axis=1) <= s.grow_local_max_shape_distance
         ref_at = np.fmax(ref_ratio, np.where(near, local_ratio, np.nan))
+    # (a read only the star4's wider bound lets in must be a star4 to the whole classifier,
+    # as :func:`_beyond_reach_unsure` judges it; ``pr`` holds it for every read within reach)
+    unsure = _extra_reach_only(d.min(axis=1), reads.blur, s) & (
+        pr[:, SHAPE_ORDER.index(Shape.STAR4)] < s.star4_extra_min_conf
+    )
     ok = (
         reads.ok
         & (d.min(axis=1) <= reach)
-        & ~_beyond_reach_unsure(reads, d.min(axis=1), s)
+        & ~unsure
         # after re-centring, the symbol sits at the patch's centre (half the bound:
         # a read that still drifts is a pattern, not a printed symbol)
         & (np.hypot(*reads.centroid.T) <= s.grow_max_offset / 2)
