@@ -39,8 +39,11 @@ def test_lifted_shadows_keep_the_board() -> None:
 
 def test_few_holes_read_both_ways() -> None:
     """Seed 13 scene 8 (dark laminate, glare, tiny tiles, blur): the fixed mask finds one
-    hole; the adapted one 15, and the board reads with 20 of its 22 tiles."""
-    assert _score(13, 8, "none", FIXED).recall <= 0.5
+    hole; the adapted one 15, and the board reads with 20 of its 22 tiles. (The fixed
+    ratio's few tiles also start the light-body search since the twenty-eighth session,
+    ``light_body_few_tiles``, which finds most of the board itself: off here.)"""
+    fixed_alone = dataclasses.replace(FIXED, light_body_few_tiles=0)
+    assert _score(13, 8, "none", fixed_alone).recall <= 0.5
     assert _score(13, 8, "none", DEFAULT).recall >= 0.85
 
 
