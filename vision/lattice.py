@@ -450,6 +450,39 @@ def fit_lattice(
     return LatticeFit(cells, resid, h, pitch, angle)
 
 
+def fit_known_cells(
+    centres_xy: NDArray[np.float64],
+    cells: NDArray[np.int64],
+    pitch: float,
+    angle_rad: float,
+    settings: LatticeSettings = LatticeSettings(),
+) -> NDArray[np.float64]:
+    """Grid -> image transform ``(3, 3)`` for centres whose cells are already known.
+
+    :func:`fit_lattice` finds the cells itself, by linking neighbours; this is its last step
+    alone, for a refit onto tiles an earlier lattice placed: a homography when at least
+    ``min_homography_tiles`` span rows and columns, else a line's perspective or a partial
+    affine, and a similarity of ``pitch`` (same units as the centres) turned by
+    ``angle_rad`` for one tile.
+
+    Args:
+        centres_xy: ``(N, 2)`` tile centres, pixels (or table-plane units), N >= 1.
+        cells: ``(N, 2)`` their integer ``(row, col)`` cells.
+        pitch: the lattice's pitch, units of the centres (the RANSAC threshold's scale).
+        angle_rad: the +col direction, radians.
+        settings: thresholds.
+
+    Raises:
+        ValueError: no centres, or centres and cells of different lengths.
+    """
+    pts = np.asarray(centres_xy, np.float64).reshape(-1, 2)
+    cells = np.asarray(cells, np.int64).reshape(-1, 2)
+    if len(pts) == 0 or len(pts) != len(cells):
+        raise ValueError(f"fit_known_cells needs matching centres and cells, got {len(pts)} and {len(cells)}")
+    h = _fit(pts, cells, pitch, angle_rad, settings)
+    return h / h[2, 2]
+
+
 def _off_fullest(cells: NDArray[np.int64], axis: int) -> int:
     """How many of ``cells`` ``(N, 2)`` lie off the fullest line along grid axis ``axis``."""
     _, counts = np.unique(cells[:, axis], return_counts=True)

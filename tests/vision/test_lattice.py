@@ -252,9 +252,12 @@ def test_a_glared_board_beside_a_line_is_placed_on_the_line_s_lattice() -> None:
     tiles lost, 6 misread. Now (``lattice_frame_links``) all are read."""
     from benchmarks.bench_vision import hard_scene
 
-    # (the light-body reading off too: it finds the glared arm by itself)
+    # (the light-body reading off too: it finds the glared arm by itself; and the refit on
+    # known cells, which keeps the first lattice's cells when a refit breaks them)
     score, before = _scores_with_lattice_off(
-        hard_scene(23, 28).final, {"light_body_min_holes": 0}, lattice_frame_links=False
+        hard_scene(23, 28).final,
+        {"light_body_min_holes": 0, "refit_known_cells_residual": 0.0},
+        lattice_frame_links=False,
     )
     assert score.recall >= 0.95 and score.precision >= 0.97 and score.identity >= 0.9
     assert before.recall < 0.7
@@ -317,3 +320,23 @@ def test_an_oblique_board_cut_by_an_arm_is_read_whole() -> None:
     legal = hard_scene(37, 28, legal_board).final
     score = score_detection(detect(legal.image_bgr), legal.truth, legal.pitch_px)
     assert score.recall >= 0.85 and score.precision >= 0.97
+
+
+def test_fit_known_cells_places_an_oblique_l_of_sparse_tiles() -> None:
+    """``fit_known_cells``: the transform of tiles whose cells are known, here two lines of an
+    L with a gap (no neighbour links across it) seen in perspective; every tile within a
+    tenth of a pitch of its own cell, the far end of a line included."""
+    h_true = np.array([[40.0, -9.0, 300.0], [8.0, 38.0, 150.0], [0.012, 0.02, 1.0]])
+    cells = np.array([(4, c) for c in (0, 1, 2, 4, 5, 6, 7, 8)] + [(r, 2) for r in (0, 1, 2)])
+    grid = cells[:, ::-1].astype(np.float64)
+    w = grid @ h_true[2, :2] + h_true[2, 2]
+    xy = (grid @ h_true[:2, :2].T + h_true[:2, 2]) / w[:, None]
+    xy += np.random.default_rng(5).normal(0.0, 0.5, xy.shape)
+    from vision.lattice import fit_known_cells
+
+    h = fit_known_cells(xy, cells, 40.0, math.atan2(8.0, 40.0))
+    g = np.c_[xy, np.ones(len(xy))] @ np.linalg.inv(h).T
+    back = g[:, :2] / g[:, 2:]
+    assert float(np.hypot(*(back[:, ::-1] - cells).T).max()) < 0.1
+    with pytest.raises(ValueError, match="matching"):
+        fit_known_cells(xy, cells[:-1], 40.0, 0.0)
