@@ -4154,7 +4154,9 @@ def _tile_corners(
     return out.reshape(n, 4, 2)
 
 
-def _cell_residuals(image_from_grid: NDArray[np.float64], xy: NDArray[np.float64]) -> NDArray[np.float64]:
+def _cell_residuals(
+    image_from_grid: NDArray[np.float64], xy: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """``(N,)`` distances (pitches) of the image points ``xy`` ``(N, 2)`` from their nearest
     cells of the lattice ``image_from_grid``."""
     g = _apply_h(np.linalg.inv(image_from_grid), xy)

@@ -478,9 +478,11 @@ def fit_known_cells(
     pts = np.asarray(centres_xy, np.float64).reshape(-1, 2)
     cells = np.asarray(cells, np.int64).reshape(-1, 2)
     if len(pts) == 0 or len(pts) != len(cells):
-        raise ValueError(f"fit_known_cells needs matching centres and cells, got {len(pts)} and {len(cells)}")
+        raise ValueError(
+            f"fit_known_cells needs matching centres and cells, got {len(pts)} and {len(cells)}"
+        )
     h = _fit(pts, cells, pitch, angle_rad, settings)
-    return h / h[2, 2]
+    return np.asarray(h / h[2, 2], np.float64)
 
 
 def _off_fullest(cells: NDArray[np.int64], axis: int) -> int:
