@@ -4170,8 +4170,9 @@ def _refit_known_cells(
     h_tab: NDArray[np.float64] | None,
     s: DetectorSettings,
 ) -> NDArray[np.float64]:
-    """A refit's lattice, or one fitted to the cells the last lattice gave its tiles when
-    that fits them better (``refit_known_cells_residual``).
+    """A refit's lattice, or, when the refit leaves one of its tiles more than
+    ``refit_known_cells_residual`` pitches off its nearest cell, one fitted to the cells the
+    last lattice gave its tiles if that puts every one of them within ``refit_max_residual``.
 
     ``image_from_grid``: the refit (:func:`_fit_cells`, cells found anew by linking the
     tiles); ``xy``: ``(N, 2)`` the refit's tiles, image px; ``cells``: ``(N, 2)`` their
