@@ -335,12 +335,13 @@ def classify_colours(
         # (the median over the symbols near a paint under the camera's own curve: where
         # look-alikes are most of the symbols, their median is a look-alike's distance,
         # which a curve that takes the tiles off their paints may still lower)
-        judge = fit.copy()
+        own_d = best[1].min(axis=1)
+        judge = fit
         if settings.curve_judge_distance > 0:
-            near = fit & (best[1].min(axis=1) <= settings.curve_judge_distance)
+            near = fit & (own_d <= settings.curve_judge_distance)
             if int(near.sum()) >= settings.wb_min_symbols:
                 judge = near
-        robust = float(np.median(best[1][judge].min(axis=1)))
+        robust = float(np.median(own_d[judge]))
         own_fit = best[0]
         for contrast in contrasts:
             if contrast == 1.0:

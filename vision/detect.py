@@ -4185,7 +4185,7 @@ def _refit_known_cells(
     # (the pitch and turn of the refit in the frame the cells are fitted in: the scale of
     # the fit's RANSAC threshold, and the similarity a single tile is placed by)
     frame = image_from_grid if h_tab is None else h_tab @ image_from_grid
-    pitch, angle_deg = _pitch_angle(frame / frame[2, 2], cells)
+    pitch, angle_deg = _pitch_angle(frame, cells)
     known = fit_known_cells(pts, cells, pitch, math.radians(angle_deg), s.lattice)
     h = known if h_tab is None else np.linalg.inv(h_tab) @ known
     h = h / h[2, 2]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.evaluate import DetectionScore
-from vision.lattice import LatticeSettings, fit_lattice
+from vision.lattice import LatticeSettings, fit_known_cells, fit_lattice
 from vision.render import Rendered
 
 PITCH = 27.0
@@ -332,8 +332,6 @@ def test_fit_known_cells_places_an_oblique_l_of_sparse_tiles() -> None:
     w = grid @ h_true[2, :2] + h_true[2, 2]
     xy = (grid @ h_true[:2, :2].T + h_true[:2, 2]) / w[:, None]
     xy += np.random.default_rng(5).normal(0.0, 0.5, xy.shape)
-    from vision.lattice import fit_known_cells
-
     h = fit_known_cells(xy, cells, 40.0, math.atan2(8.0, 40.0))
     g = np.c_[xy, np.ones(len(xy))] @ np.linalg.inv(h).T
     back = g[:, :2] / g[:, 2:]
