@@ -790,6 +790,25 @@ class DetectorSettings:
             passes with a darker check on one side (at 1.0: +3 false tiles on tuning, seed 31 legal
             scene 1 +2; at 1.5 a hand's tiles too); requiring the opposite side lit kept no false
             tile out and lost 1 tile on tuning, 2 on the probe. 0 turns it off.
+        glare_ramp, glare_ramp_gain, glare_cut_min_distance: a glared tile's symbol is
+            segmented once more where the first segmentation's outline is poor, and the new
+            one is kept where its outline lies at least ``glare_ramp_gain`` nearer a printed
+            prototype (:func:`vision.shapes.outline_distances`). Two second tries, in turn:
+            (1) on a tile with a side lit or shaded by the light's grey
+            (``side_glare_max``), the body's gradient between opposite sides' medians,
+            times ``glare_ramp``, is taken out of the score, since a highlight brightens one
+            end of the black paint into the symbol's half of the projection; (2) where the
+            outline is still farther than ``glare_cut_min_distance`` from every prototype, the
+            pixels of the light's own grey added to the black paint
+            (``side_glare_max_saturation``) in a region reaching the patch's border are left
+            out of the symbol (a highlight on a tile's corner joins a star4's arm). The grey
+            shape terms leave those pixels out too. Measured on the 52 tuning sets of the
+            twenty-ninth session (eval.py, tags rk45 -> gc3g): missed 719 -> 672, false 131 ->
+            138, misread 1420 -> 1433, boards exact 2322 -> 2325. The gradient alone (grf):
+            678 / 137 / 1433 / 2323; the cut without the grey test (gc3): 670 / 141 / 1436 /
+            2327, a floral cloth's leaves and a noisy laminate's empty cell cut into
+            symbols; the gradient taken out of every glared tile's score, not as a second try
+            (gr1): 666 / 155 / 1479 / 2306. 0 turns each off.
         grow_side_glare_max: growth's last look at a free cell beside the board where no look
             found a symbol, and its reading of the cells a look found: a side of the margin lit
             or shaded by the light's own grey (``side_glare_max``'s and ``side_shade_max``'s
@@ -1771,6 +1790,9 @@ class DetectorSettings:
     grow_min_tiles: int = 3
     grow_max_offset: float = 0.2
     grow_unmoved_max_move: float = 0.06
+    glare_ramp: float = 1.0
+    glare_ramp_gain: float = 0.05
+    glare_cut_min_distance: float = 0.3
     grow_max_dark: float = 0.65
     grow_body_relative_max: float = 2.1
     grow_relaxed_max_shape_distance: float = 0.1
@@ -2952,6 +2974,7 @@ def _read_patches(
     sk = (mid / 2.0).astype(np.float32)
     x = sk - body_cc[:, :, None]
     dk = np.sqrt((x * x).sum(axis=1))  # (m, sides)
+    ramp: NDArray[np.float32] | None = None
     if s.side_glare_max > 0 and len(con):
         # glare's gradient over one tile: the side is brighter in every channel (light
         # added) and not the colour the centre shows (a pocket's open side is)
@@ -2976,11 +2999,21 @@ def _read_patches(
                 shade &= (x_hi - x_lo) <= s.side_glare_max_saturation * -x_lo
             lit |= shade
         dk = np.where(lit, 0.0, dk)
+        if s.glare_ramp > 0:
+            glared_c = lit.any(axis=1)
+            if glared_c.any():
+                span = float(s.body_ring[0] + s.body_ring[1])
+                ramp = np.zeros((n, 2, 3), np.float32)
+                ramp[con[glared_c], 0] = (sk[glared_c, :, 1] - sk[glared_c, :, 3]) / span
+                ramp[con[glared_c], 1] = (sk[glared_c, :, 2] - sk[glared_c, :, 0]) / span
+                ramp *= np.float32(s.glare_ramp)
     side_dev = np.maximum(np.zeros(len(con)), dk.max(axis=1, initial=0.0))
     side_dev = side_dev / np.maximum(contrast_c, 1e-6)
     ok[con] = (uniform >= s.min_body_uniform) & (side_dev <= s.max_side_deviation)
     inv = 1.0 / np.maximum(dd, 1e-6)
     dn = (d * inv[:, None]).astype(np.float32)
+    # the body's glare gradient in score units, (n, 2): per tile side across and down
+    tilt = None if ramp is None else (ramp * dn[:, None, :]).sum(axis=2)
     occluded = np.zeros(n, bool)
     probe: NDArray[np.bool_] | None = None
     if occlusion == "probe":  # only whether a margin shows a third colour in the range
@@ -3042,13 +3075,14 @@ def _read_patches(
                 body_c[sel],
                 scratch("patches.score", (len(sel), pp), np.float32),
             )
-            ok_sel, _, prof_sel, sol_sel, _, centroid_sel = _symbols(
+            ok_sel, _, prof_sel, sol_sel, _, centroid_sel = _symbols_under_glare(
                 score_sel,
+                None if tilt is None else tilt[sel],
                 ok[sel],
                 geo,
                 s,
-                shapes=True,
                 exclude=None if occ_mask is None else occ_mask[sel] & occluded[sel, None],
+                colours=(planes[sel], body_c[sel], d[sel]),
             )
             ok_out[sel] = ok_sel
             centroid[sel] = centroid_sel
@@ -3074,13 +3108,16 @@ def _read_patches(
             hidden=None if occ_mask is None or occlusion != "all" else occ_mask & occluded[:, None],
         )
     score = _projection(planes, dn, body_c, scratch("patches.score", (n, pp), np.float32))
-    ok, sym8, prof, sol, area, centroid = _symbols(
+    dropped = np.zeros((n, pp), bool)
+    ok, sym8, prof, sol, area, centroid = _symbols_under_glare(
         score,
+        tilt,
         ok,
         geo,
         s,
-        shapes=True,
         exclude=None if occ_mask is None else occ_mask & occluded[:, None],
+        colours=(planes, body_c, d),
+        dropped=dropped,
     )
     if s.cut_chord_max > 0:
         # only on tiles large enough in the image (a small tile's patch is magnified: its
@@ -3127,6 +3164,28 @@ def _read_patches(
     lap = _laplacian(stack[:, :, 1]).reshape(-1, rows, p)[:, gap : gap + p].reshape(-1, pp)
     sharp = lap.var(axis=1).astype(np.float64)
     blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
+    # blur mixes light: the grey shape terms read the mix in linear RGB, sharpened
+    # where the camera kept detail in the luma (not where a glare cut took pixels out)
+    mix = luma_detail_mix(
+        luma_guided_mix(
+            linear_light_mix(planes, body_c, sym_bgr, _mix_channels(clipped, body_c, sym_bgr, s))
+            * geo.inner_flat[None, :],
+            planes,
+            body_c,
+            sym_bgr,
+            p,
+            s.shape,
+        )
+        * geo.inner_flat[None, :],
+        planes,
+        body_c,
+        sym_bgr,
+        geo.inner_flat,
+        p,
+        s.shape,
+    )
+    if dropped.any():
+        mix[dropped] = 0.0
     return _Reads(
         ok=ok,
         profile=prof,
@@ -3142,28 +3201,7 @@ def _read_patches(
         centroid=centroid,
         patches=mosaic.reshape(n, p, p, 3).copy() if keep else None,
         masks=(sym8.reshape(n, p, p) * np.uint8(255)) if keep else None,
-        # blur mixes light: the grey shape terms read the mix in linear RGB, sharpened
-        # where the camera kept detail in the luma
-        mix=luma_detail_mix(
-            luma_guided_mix(
-                linear_light_mix(
-                    planes, body_c, sym_bgr, _mix_channels(clipped, body_c, sym_bgr, s)
-                )
-                * geo.inner_flat[None, :],
-                planes,
-                body_c,
-                sym_bgr,
-                p,
-                s.shape,
-            )
-            * geo.inner_flat[None, :],
-            planes,
-            body_c,
-            sym_bgr,
-            geo.inner_flat,
-            p,
-            s.shape,
-        ),
+        mix=mix,
         clipped=clipped,
         occluder=probe,
         cut=cut,
@@ -3273,6 +3311,99 @@ def _projection(
     score += np.multiply(planes[:, 2], dn[:, 2:3], out=tmp)
     score -= ((body_c * dn).sum(axis=1))[:, None]
     return score
+
+
+def _untilt(score: NDArray[np.float32], tilt: NDArray[np.float32], geo: _PatchGeometry) -> None:
+    """Take a glared body's gradient out of ``score`` ``(N, p * p)`` in place: ``tilt``
+    ``(N, 2)`` is its slope in score units per tile side, across and down the patch
+    (``glare_ramp``; zeros for tiles without glare)."""
+    rows = np.nonzero(tilt.any(axis=1))[0]
+    if len(rows):
+        score[rows] -= tilt[rows, 0:1] * geo.u_flat[None, :] + tilt[rows, 1:2] * geo.w_flat[None, :]
+
+
+def _symbols_under_glare(
+    score: NDArray[np.float32],
+    tilt: NDArray[np.float32] | None,
+    ok: NDArray[np.bool_],
+    geo: _PatchGeometry,
+    s: DetectorSettings,
+    exclude: NDArray[np.bool_] | None,
+    colours: tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]] | None = None,
+    dropped: NDArray[np.bool_] | None = None,
+) -> tuple[
+    NDArray[np.bool_],
+    NDArray[np.uint8],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+]:
+    """:func:`_symbols` (with shapes), and for the glared tiles (``tilt`` ``(N, 2)``
+    non-zero) the symbol segmented again with the body's gradient taken out of the score,
+    kept where its outline lies nearer a printed prototype (``glare_ramp``). ``score`` is
+    updated in place for the tiles so re-read."""
+    out = _symbols(score, ok, geo, s, shapes=True, exclude=exclude)
+    ok_f, sym8, prof, sol, area, centroid = out
+    p = s.patch_px
+    d_all = np.full(len(ok), np.inf)
+    for alt in ("ramp", "cut"):
+        if alt == "ramp":
+            if tilt is None or s.glare_ramp <= 0:
+                continue
+            g = np.nonzero(tilt.any(axis=1) & ok)[0]
+        else:
+            if colours is None or s.glare_cut_min_distance <= 0:
+                continue
+            g = np.nonzero(ok)[0]
+        if not len(g):
+            continue
+        need = np.isinf(d_all[g])
+        if need.any():
+            gi = g[need]
+            d_all[gi] = np.where(
+                ok_f[gi], outline_distances(prof[gi], sol[gi], s.shape).min(axis=1), np.inf
+            )
+        if alt == "cut":
+            g = g[d_all[g] > s.glare_cut_min_distance]
+            if not len(g):
+                continue
+        score_g = score[g]
+        if alt == "ramp":
+            assert tilt is not None
+            _untilt(score_g, tilt[g], geo)
+        else:
+            assert colours is not None
+            planes, body_c, d = colours
+            dd = (d[g] * d[g]).sum(axis=1)
+            fgn = _border_foreign(planes[g], body_c[g], d[g], dd, p, s)
+            # ... only the light's own grey added to the black paint: a highlight, not a
+            # cloth's print or a hand (``side_glare_max_saturation``)
+            added = planes[g].astype(np.float32) - body_c[g][:, :, None]  # (k, 3, p * p)
+            lo, hi = added.min(axis=1), added.max(axis=1)
+            fgn &= (lo > 0) & (hi - lo <= s.side_glare_max_saturation * hi)
+            score_g[fgn] = 0.0
+        ok_g, sym_g, prof_g, sol_g, area_g, cen_g = _symbols(
+            score_g, ok[g], geo, s, shapes=True, exclude=None if exclude is None else exclude[g]
+        )
+        d_g = np.where(ok_g, outline_distances(prof_g, sol_g, s.shape).min(axis=1), np.inf)
+        better = ok_g & (d_g < d_all[g] - s.glare_ramp_gain)
+        if better.any():
+            b = np.nonzero(better)[0]
+            rows = g[b]
+            ok_f[rows] = True
+            sym8.reshape(-1, p, p)[rows] = sym_g.reshape(-1, p, p)[b]
+            prof[rows], sol[rows], area[rows], centroid[rows] = (
+                prof_g[b],
+                sol_g[b],
+                area_g[b],
+                cen_g[b],
+            )
+            score[rows] = score_g[b]
+            d_all[rows] = d_g[b]
+            if dropped is not None:
+                dropped[rows] = fgn[b] if alt == "cut" else False
+    return ok_f, sym8, prof, sol, area, centroid
 
 
 def _symbols(
@@ -3526,6 +3657,9 @@ class _PatchGeometry:
     # the upper one, (sides,) each
     side_middle_lo: NDArray[np.int64]
     side_middle_hi: NDArray[np.int64]
+    # (p * p,) each pixel's place across and down the patch, tile sides from its centre
+    u_flat: NDArray[np.float32]
+    w_flat: NDArray[np.float32]
 
 
 _GEOMETRY: dict[tuple[int, float, float, float], _PatchGeometry] = {}
@@ -3562,6 +3696,8 @@ def _patch_geometry(p: int, s: DetectorSettings) -> _PatchGeometry:
             (side[body_idx] * 256).astype(np.uint16),
             np.array([first[k] + (len(i) - 1) // 2 for k, i in enumerate(sides)], np.int64),
             np.array([first[k] + len(i) // 2 for k, i in enumerate(sides)], np.int64),
+            u.reshape(-1).astype(np.float32),
+            w.reshape(-1).astype(np.float32),
         )
         _GEOMETRY[key] = g
     return g
