@@ -21,7 +21,9 @@ def test_blue_symbols_under_warm_glare_are_grown() -> None:
     """Seed 61 random scene 4 (linear ISP; dark laminate, warm glare): a blue diamond and
     a blue star8 on warm glared margins beside the board are missed as read and read with
     the light's cast taken off; nothing false, nothing more read wrong."""
-    s = DetectorSettings()
+    s = DetectorSettings(
+        glare_ramp=0.0, glare_cut_min_distance=0.0
+    )  # (the glare resegmentation also grows it)
     off = score_hard_scene(
         61, 4, random_board, replace(s, grow_glare_paint_balanced=False), isp_space="linear"
     )
@@ -39,7 +41,13 @@ def test_a_purple_symbol_under_warm_glare_is_grown() -> None:
     own looser bound off, ``grow_glare_min_paint_chroma``, which takes it too, and without
     the second reading on the look's own square, ``grow_unmoved_max_move``, which since
     2026-11-23 takes it either way.)"""
-    s = replace(DetectorSettings(), grow_glare_min_paint_chroma=0.0, grow_unmoved_max_move=0.0)
+    s = replace(
+        DetectorSettings(),
+        grow_glare_min_paint_chroma=0.0,
+        grow_unmoved_max_move=0.0,
+        glare_ramp=0.0,  # (the glare resegmentation takes it too)
+        glare_cut_min_distance=0.0,
+    )
     off = score_hard_scene(83, 51, legal_board, replace(s, grow_glare_paint_balanced=False))
     on = score_hard_scene(83, 51, legal_board, s)
     assert off.visible - off.matched_visible >= 1

@@ -26,7 +26,13 @@ def test_glared_tiles_with_a_strongly_lit_side_are_grown() -> None:
     nothing false more. Growth's shifted looks (``grow_shift_look``) find one of them another
     way, so they are left out of both readings to measure this look alone; so is the thin
     star4's wider outline bound (``star4_extra_reach``), which takes one of them too."""
-    s = replace(DetectorSettings(), grow_shift_look=0.0, star4_extra_reach=0.0)
+    s = replace(
+        DetectorSettings(),
+        grow_shift_look=0.0,
+        star4_extra_reach=0.0,
+        glare_ramp=0.0,
+        glare_cut_min_distance=0.0,
+    )
     off = score_hard_scene(103, 1, legal_board, replace(s, grow_side_glare_max=0.0), "linear")
     on = score_hard_scene(103, 1, legal_board, s, "linear")
     assert off.visible - off.matched_visible >= 5

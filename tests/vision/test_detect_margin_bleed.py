@@ -19,7 +19,9 @@ from vision.evaluate import legal_board
 
 # (measured with the table-colour test off: since branch false18 it takes the same look-alikes;
 # and the off-lattice check: since branch false21 it takes some of them too)
-DEFAULT = DetectorSettings(table_colour_share=0.0, offset_min_cells=0.0)
+DEFAULT = DetectorSettings(
+    table_colour_share=0.0, offset_min_cells=0.0, glare_ramp=0.0, glare_cut_min_distance=0.0
+)
 OFF = dataclasses.replace(DEFAULT, max_margin_bleed=0.0)
 
 

@@ -34,7 +34,7 @@ def test_glared_sides_of_a_margin_pass_the_side_test() -> None:
     scene = hard_scene(71, 25, random_board).final
     # (a one-cell bridge, as found: past longer gaps, ``grow_bridge_cells`` 3 reads some of
     # those tiles with the check off too)
-    s = DetectorSettings(grow_bridge_cells=1)
+    s = DetectorSettings(grow_bridge_cells=1, glare_ramp=0.0, glare_cut_min_distance=0.0)
     missed, false = _missed_and_false(scene, s)
     assert missed <= 2 and false == 0, (missed, false)
     missed_off, false_off = _missed_and_false(scene, replace(s, side_glare_max=0.0))

@@ -23,7 +23,9 @@ def test_glared_tiles_with_a_shaded_side_are_grown() -> None:
     # (the scene as found, 2026-11-22, with a one-cell bridge: past longer gaps,
     # ``grow_bridge_cells`` 3 reads some of those tiles with the check off too, and so does
     # the second reading on the look's own square, ``grow_unmoved_max_move``, since 2026-11-23)
-    s = DetectorSettings(grow_bridge_cells=1, grow_unmoved_max_move=0.0)
+    s = DetectorSettings(
+        grow_bridge_cells=1, grow_unmoved_max_move=0.0, glare_ramp=0.0, glare_cut_min_distance=0.0
+    )
     off = score_hard_scene(71, 25, random_board, replace(s, side_shade_max=0.0), "linear")
     on = score_hard_scene(71, 25, random_board, s, "linear")
     assert off.visible - off.matched_visible >= 5
