@@ -3322,6 +3322,17 @@ def _untilt(score: NDArray[np.float32], tilt: NDArray[np.float32], geo: _PatchGe
         score[rows] -= tilt[rows, 0:1] * geo.u_flat[None, :] + tilt[rows, 1:2] * geo.w_flat[None, :]
 
 
+# ``_symbols``'s ``(ok, sym8, profile, solidity, area, centroid)``
+_SymbolsOut = tuple[
+    NDArray[np.bool_],
+    NDArray[np.uint8],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+    NDArray[np.float64],
+]
+
+
 def _symbols_under_glare(
     score: NDArray[np.float32],
     tilt: NDArray[np.float32] | None,
@@ -3331,14 +3342,7 @@ def _symbols_under_glare(
     exclude: NDArray[np.bool_] | None,
     colours: tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]] | None = None,
     dropped: NDArray[np.bool_] | None = None,
-) -> tuple[
-    NDArray[np.bool_],
-    NDArray[np.uint8],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-]:
+) -> _SymbolsOut:
     """:func:`_symbols` (with shapes), and for the glared tiles (``tilt`` ``(N, 2)``
     non-zero) the symbol segmented again with the body's gradient taken out of the score,
     kept where its outline lies nearer a printed prototype (``glare_ramp``). ``score`` is
@@ -3414,14 +3418,7 @@ def _symbols(
     *,
     shapes: bool,
     exclude: NDArray[np.bool_] | None = None,
-) -> tuple[
-    NDArray[np.bool_],
-    NDArray[np.uint8],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-    NDArray[np.float64],
-]:
+) -> _SymbolsOut:
     """Each patch's symbol: the blob of ``score > 1/2`` in the searched region that is best
     placed and largest near the centre, for the patches ``ok`` (``(N,)``; others get none).
 
