@@ -3340,73 +3340,71 @@ def _symbols_under_glare(
     geo: _PatchGeometry,
     s: DetectorSettings,
     exclude: NDArray[np.bool_] | None,
-    colours: tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]] | None = None,
+    colours: tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]],
     dropped: NDArray[np.bool_] | None = None,
 ) -> _SymbolsOut:
-    """:func:`_symbols` (with shapes), and for the glared tiles (``tilt`` ``(N, 2)``
-    non-zero) the symbol segmented again with the body's gradient taken out of the score,
-    kept where its outline lies nearer a printed prototype (``glare_ramp``). ``score`` is
-    updated in place for the tiles so re-read."""
-    out = _symbols(score, ok, geo, s, shapes=True, exclude=exclude)
-    ok_f, sym8, prof, sol, area, centroid = out
+    """:func:`_symbols` (with shapes), and two second tries for glared tiles, each kept
+    where its outline lies ``glare_ramp_gain`` nearer a printed prototype
+    (:func:`vision.shapes.outline_distances`): the body's gradient ``tilt`` ``(N, 2)``
+    (score units per tile side; zero rows: no lit or shaded side) taken out of the score
+    (``glare_ramp``), then, where the outline is still farther than
+    ``glare_cut_min_distance``, the light's grey reaching the patch border left out of the
+    symbol. ``colours``: the smoothed planes ``(N, 3, p * p)``, margin colours ``(N, 3)``
+    and symbol - margin ``(N, 3)``. ``score`` is updated in place for the tiles re-read;
+    ``dropped`` ``(N, p * p)``, when given, marks the pixels a kept cut left out."""
+    ok_f, sym8, prof, sol, area, centroid = _symbols(
+        score, ok, geo, s, shapes=True, exclude=exclude
+    )
     p = s.patch_px
-    d_all = np.full(len(ok), np.inf)
-    for alt in ("ramp", "cut"):
-        if alt == "ramp":
-            if tilt is None or s.glare_ramp <= 0:
-                continue
-            g = np.nonzero(tilt.any(axis=1) & ok)[0]
-        else:
-            if colours is None or s.glare_cut_min_distance <= 0:
-                continue
-            g = np.nonzero(ok)[0]
-        if not len(g):
-            continue
-        need = np.isinf(d_all[g])
-        if need.any():
-            gi = g[need]
-            d_all[gi] = np.where(
-                ok_f[gi], outline_distances(prof[gi], sol[gi], s.shape).min(axis=1), np.inf
+    d_all = np.full(len(ok), np.inf)  # each tile's outline distance to its nearest prototype
+
+    def measure(rows: NDArray[np.intp]) -> None:
+        need = rows[np.isinf(d_all[rows])]
+        if len(need):
+            d_all[need] = np.where(
+                ok_f[need], outline_distances(prof[need], sol[need], s.shape).min(axis=1), np.inf
             )
-        if alt == "cut":
-            g = g[d_all[g] > s.glare_cut_min_distance]
-            if not len(g):
-                continue
-        score_g = score[g]
-        if alt == "ramp":
-            assert tilt is not None
+
+    def keep_better(
+        g: NDArray[np.intp], score_g: NDArray[np.float32], cut: NDArray[np.bool_] | None
+    ) -> None:
+        ok_g, sym_g, prof_g, sol_g, area_g, cen_g = _symbols(
+            score_g, ok[g], geo, s, shapes=True, exclude=None if exclude is None else exclude[g]
+        )
+        d_g = np.where(ok_g, outline_distances(prof_g, sol_g, s.shape).min(axis=1), np.inf)
+        b = np.nonzero(ok_g & (d_g < d_all[g] - s.glare_ramp_gain))[0]
+        if not len(b):
+            return
+        rows = g[b]
+        ok_f[rows] = True
+        sym8.reshape(-1, p, p)[rows] = sym_g.reshape(-1, p, p)[b]
+        prof[rows], sol[rows], area[rows] = prof_g[b], sol_g[b], area_g[b]
+        centroid[rows], score[rows], d_all[rows] = cen_g[b], score_g[b], d_g[b]
+        if dropped is not None:
+            dropped[rows] = False if cut is None else cut[b]
+
+    if tilt is not None and s.glare_ramp > 0:
+        g = np.nonzero(tilt.any(axis=1) & ok)[0]
+        if len(g):
+            measure(g)
+            score_g = score[g]
             _untilt(score_g, tilt[g], geo)
-        else:
-            assert colours is not None
+            keep_better(g, score_g, None)
+    if s.glare_cut_min_distance > 0:
+        g = np.nonzero(ok)[0]
+        measure(g)
+        g = g[d_all[g] > s.glare_cut_min_distance]
+        if len(g):
             planes, body_c, d = colours
-            dd = (d[g] * d[g]).sum(axis=1)
-            fgn = _border_foreign(planes[g], body_c[g], d[g], dd, p, s)
+            fgn = _border_foreign(planes[g], body_c[g], d[g], (d[g] * d[g]).sum(axis=1), p, s)
             # ... only the light's own grey added to the black paint: a highlight, not a
             # cloth's print or a hand (``side_glare_max_saturation``)
             added = planes[g].astype(np.float32) - body_c[g][:, :, None]  # (k, 3, p * p)
             lo, hi = added.min(axis=1), added.max(axis=1)
             fgn &= (lo > 0) & (hi - lo <= s.side_glare_max_saturation * hi)
+            score_g = score[g]
             score_g[fgn] = 0.0
-        ok_g, sym_g, prof_g, sol_g, area_g, cen_g = _symbols(
-            score_g, ok[g], geo, s, shapes=True, exclude=None if exclude is None else exclude[g]
-        )
-        d_g = np.where(ok_g, outline_distances(prof_g, sol_g, s.shape).min(axis=1), np.inf)
-        better = ok_g & (d_g < d_all[g] - s.glare_ramp_gain)
-        if better.any():
-            b = np.nonzero(better)[0]
-            rows = g[b]
-            ok_f[rows] = True
-            sym8.reshape(-1, p, p)[rows] = sym_g.reshape(-1, p, p)[b]
-            prof[rows], sol[rows], area[rows], centroid[rows] = (
-                prof_g[b],
-                sol_g[b],
-                area_g[b],
-                cen_g[b],
-            )
-            score[rows] = score_g[b]
-            d_all[rows] = d_g[b]
-            if dropped is not None:
-                dropped[rows] = fgn[b] if alt == "cut" else False
+            keep_better(g, score_g, fgn)
     return ok_f, sym8, prof, sol, area, centroid
 
 
