@@ -399,6 +399,14 @@ class DetectorSettings:
             (on the nine weakest sets 8 more false tiles gone, 7 others back, 3 more missed);
             requiring the other read to be black (L11 scene 56 kept, 8 false tiles back).
             ``overlap_light_separation`` at or below ``overlap_max_separation``: off.
+        overlap_symbol_centres: the centres those tests compare are the symbols read (each
+            patch's centre moved by its blob's centroid, :func:`_symbol_centres`), not the
+            mask holes' centres: a glared or blurred tile's hole is the part of its symbol
+            the dark mask kept, off to one side, and set two true tiles 0.76-0.85 cells
+            apart (seed 71 legal scene 41, seed 79 random scene 51 gamma: a glared diamond
+            dropped beside its neighbour). On the 52 tuning sets of the thirtieth session
+            (tags gm1 -> osc): missed 672 -> 663, false 138 -> 136, misread 1433 -> 1435,
+            boards exact 2325 -> 2330. False: the holes' centres.
         grow_rounds, grow_min_tiles, grow_max_offset: once ``grow_min_tiles`` tiles fix the
             lattice, the free cells next to the board are read straight off it (a tile whose
             body the masks lost to glare, blur or a dark table), for up to ``grow_rounds``
@@ -1099,6 +1107,13 @@ class DetectorSettings:
             or glare, and seed 101 random scene 50, whose other reading now won); transfer
             probe seed 139: missed 62 -> 62, false 13 -> 10, misread 93 -> 92, exact 173 ->
             173. 0 turns it off.
+        lone_symbol_centres: that offset is the symbol read's (:func:`_symbol_centres`, as
+            ``overlap_symbol_centres``), not the dark-mask hole's: a glared tile's hole is
+            the part of its symbol the mask kept (seed 29 legal scene 53: a lone yellow
+            circle beside a hand dropped). On the 52 tuning sets of the thirtieth session
+            (tags osc -> osl): missed 663 -> 662, false 136 -> 133, misread 1435 -> 1434,
+            boards exact 2330 -> 2332 (8 scenes change, 1 for the worse: seed 71 legal scene
+            11 gamma misses a tile). False: the holes' centres.
         part_max_kind_share, part_max_smallest_share, part_min_reads: one set prints every
             symbol of a kind at one size (as ``size_consistency``): a symbol under
             ``part_max_kind_share`` of the median area of the reads of its kind (at least
@@ -1792,6 +1807,8 @@ class DetectorSettings:
     apart_group_max: int = 3
     apart_max_foreign_chroma: float = 0.25
     overlap_max_separation: float = 0.8
+    overlap_symbol_centres: bool = True
+    lone_symbol_centres: bool = True
     overlap_min_stray: float = 0.1
     overlap_light_separation: float = 0.85
     overlap_light_ratio: float = 1.2
@@ -4357,6 +4374,24 @@ def _chebyshev(a: NDArray[Any], b: NDArray[Any] | None = None) -> NDArray[Any]:
     b = a if b is None else b
     d0 = np.abs(a[:, None, 0] - b[None, :, 0])
     out: NDArray[Any] = np.maximum(d0, np.abs(a[:, None, 1] - b[None, :, 1]), out=d0)
+    return out
+
+
+def _symbol_centres(
+    corners_xy: NDArray[np.float64],
+    centroid: NDArray[np.float64],
+    ok: NDArray[np.bool_],
+    fallback_xy: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """Where the symbols read lie in the image: each patch's centre moved by its symbol
+    blob's centroid (``centroid`` ``(N, 2)``, tile sides along the patch's columns and rows,
+    :class:`_Reads`) along the sides of its corners (``corners_xy`` ``(N, 4, 2)`` image px,
+    clockwise from top-left). ``fallback_xy`` ``(N, 2)`` where no symbol was read (``ok``
+    False). Returns ``(N, 2)`` image px."""
+    along = ((corners_xy[:, 1] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 3])) / 2.0
+    down = ((corners_xy[:, 3] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 1])) / 2.0
+    at = corners_xy.mean(axis=1) + centroid[:, :1] * along + centroid[:, 1:] * down
+    out: NDArray[np.float64] = np.where(ok[:, None], at, fallback_xy)
     return out
 
 
@@ -7172,6 +7207,8 @@ def _assemble(
     if len(idx) > 1 and s.overlap_max_separation > 0:
         ix0 = np.array(idx, np.int64)
         ctr = np.array([cands[i].centre_xy for i in idx]) / scale
+        if s.overlap_symbol_centres:
+            ctr = _symbol_centres(corners_all[ix0], reads.centroid[ix0], reads.ok[ix0], ctr)
         at = _apply_h(np.linalg.inv(image_from_grid), ctr)[:, ::-1]
         light = None
         if s.overlap_light_separation > s.overlap_max_separation and black_rel is not None:
@@ -7418,6 +7455,9 @@ def _assemble(
         lone_k = np.nonzero(paint_ok & (_side_neighbours(cells[ix], paint_ok) == 0))[0]
         if len(lone_k):
             ctr = np.array([cands[i].centre_xy for i in ix[lone_k]]) / scale
+            if s.lone_symbol_centres:
+                lk = ix[lone_k]
+                ctr = _symbol_centres(corners_all[lk], reads.centroid[lk], reads.ok[lk], ctr)
             at = _apply_h(np.linalg.inv(image_from_grid), ctr)[:, ::-1]  # (row, col)
             off_cell = np.hypot(*(at - cells[ix[lone_k]]).T)
             paint_ok[lone_k[off_cell > s.lone_max_cell_offset]] = False

@@ -32,7 +32,15 @@ def named() -> tuple[tuple[np.ndarray, ...], list[str], np.ndarray]:
     tiles that tipped the old judgement), the true colour's initial at each, and which
     symbols are tiles."""
     scene = hard_scene(71, 41, random_board, isp_space="gamma").final
-    settings = dataclasses.replace(DetectorSettings(), star4_extra_reach=0.1)
+    # (the look-alikes compared at their dark-mask holes' centres, as when the judge was
+    # measured: at their symbols' centres the overlap test drops enough of them that the
+    # curve is no longer picked either way)
+    settings = dataclasses.replace(
+        DetectorSettings(),
+        star4_extra_reach=0.1,
+        overlap_symbol_centres=False,
+        lone_symbol_centres=False,
+    )
     obs = detect(scene.image_bgr, settings=settings, debug=True)
     sym, body, centres, clipped = obs.debug["colour_in"]
     truth_xy = np.array([t.center_xy for t in scene.truth])

@@ -23,8 +23,15 @@ from vision.detect import DetectorSettings, _gains_tint, _untinted, detect
 from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
 
 DEFAULT = DetectorSettings()
-# (the motif bound, ``glut_copies``, drops most of these checks too: off here)
-OFF = dataclasses.replace(DEFAULT, neutral_max_tint=0.0, glut_copies=0, lone_max_cell_offset=0.0)
+# (the motif bound, ``glut_copies``, drops most of these checks too, and the overlap test at
+# the symbols' centres many: off here)
+OFF = dataclasses.replace(
+    DEFAULT,
+    neutral_max_tint=0.0,
+    glut_copies=0,
+    lone_max_cell_offset=0.0,
+    overlap_symbol_centres=False,
+)
 
 
 def _score(legal: bool, settings: DetectorSettings) -> DetectionScore:
