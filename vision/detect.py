@@ -824,7 +824,8 @@ class DetectorSettings:
             nearer than 0.1; at 0.1 the tries fall to 2461. On the 52 tuning sets (tags gc3g
             -> gm1) missed, false, misread and boards exact are unchanged (672 / 138 / 1433 /
             2325; 5 scenes' readings moved, their counts did not); the 1080p bench frame's
-            second tries re-read 10 tiles, not 83 (thirtieth session, docs/benchmarks.md).
+            gradient try re-reads 10 tiles, not 83, though its time hardly moved: the cut
+            tries on growth's looks cost most of it (thirtieth session, docs/benchmarks.md).
         grow_side_glare_max: growth's last look at a free cell beside the board where no look
             found a symbol, and its reading of the cells a look found: a side of the margin lit
             or shaded by the light's own grey (``side_glare_max``'s and ``side_shade_max``'s
