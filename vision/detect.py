@@ -4378,6 +4378,23 @@ def _chebyshev(a: NDArray[Any], b: NDArray[Any] | None = None) -> NDArray[Any]:
     return out
 
 
+def _patch_offsets(corners_xy: NDArray[np.float64], uw: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Image displacements ``(N, 2)`` px of offsets ``uw`` ``(N, 2)`` from the centres of
+    the squares ``corners_xy`` ``(N, 4, 2)`` (image px, clockwise from top-left), given in
+    tile sides along each square's columns (u) and rows (w), as :func:`_read_patches`
+    gives a symbol's centroid.
+
+    The axes are the averages of opposite sides: the first-order form, at the centre, of
+    the bilinear map a general quadrilateral is resampled through. The squares the detector
+    reads are parallelograms (:func:`_tile_corners`: the centre plus and minus half the
+    local lattice steps), whose opposite sides are equal, so this is the top and left sides
+    as growth used them: the same readings on the 52 tuning sets, 2026-11-24."""
+    along = ((corners_xy[:, 1] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 3])) / 2.0
+    down = ((corners_xy[:, 3] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 1])) / 2.0
+    out: NDArray[np.float64] = uw[:, :1] * along + uw[:, 1:] * down
+    return out
+
+
 def _symbol_centres(
     corners_xy: NDArray[np.float64],
     centroid: NDArray[np.float64],
@@ -4389,9 +4406,7 @@ def _symbol_centres(
     :class:`_Reads`) along the sides of its corners (``corners_xy`` ``(N, 4, 2)`` image px,
     clockwise from top-left). ``fallback_xy`` ``(N, 2)`` where no symbol was read (``ok``
     False). Returns ``(N, 2)`` image px."""
-    along = ((corners_xy[:, 1] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 3])) / 2.0
-    down = ((corners_xy[:, 3] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 1])) / 2.0
-    at = corners_xy.mean(axis=1) + centroid[:, :1] * along + centroid[:, 1:] * down
+    at = corners_xy.mean(axis=1) + _patch_offsets(corners_xy, centroid)
     out: NDArray[np.float64] = np.where(ok[:, None], at, fallback_xy)
     return out
 
@@ -5398,9 +5413,7 @@ def _shifted_looks(
     cen = read.centroid
     good = read.ok & (k * np.hypot(*cen.T) <= s.grow_max_offset)
     good &= outline <= s.grow_look_max_outline
-    ax_u = corners[mk, 1] - corners[mk, 0]
-    ax_w = corners[mk, 3] - corners[mk, 0]
-    at = moves[dk, mk] + k * (cen[:, :1] * ax_u + cen[:, 1:] * ax_w)  # from the cell's centre
+    at = moves[dk, mk] + k * _patch_offsets(corners[mk], cen)  # from the cell's centre
     reach = np.full((nd, m), np.inf)
     reach[dk, mk] = np.where(good, np.hypot(*at.T), np.inf)
     best = np.argmin(reach, axis=0)
@@ -5819,9 +5832,7 @@ def _grow_on_lattice(
         # re-centre on the symbol: its centroid in the patch, mapped by the patch's own axes
         off = centroid * look_scale[:, None]
         move = np.hypot(*off.T) <= s.grow_max_offset
-        ax_u = corners[:, 1] - corners[:, 0]
-        ax_w = corners[:, 3] - corners[:, 0]
-        at = off[:, :1] * ax_u + off[:, 1:] * ax_w + shift  # (a shifted look's move too)
+        at = _patch_offsets(corners, off) + shift  # (a shifted look's move too)
         looked_centres, looked_corners = centres, corners  # (``grow_unmoved_max_move``)
         centres = centres + at
         corners = corners + at[:, None, :]
@@ -5892,7 +5903,8 @@ def _grow_on_lattice(
             # that a glint, a finger or blur makes lopsided pulls the centroid off the
             # tile's centre, and the moved square's margin band then takes in table on one
             # side, while the look's own square sat on the tile (``grow_unmoved_max_move``)
-            side = np.hypot(*ax_u[sub].T)  # (the look's own square's side)
+            top = looked_corners[sub, 1] - looked_corners[sub, 0]
+            side = np.hypot(*top.T)  # (the look's own square's side)
             small_move = np.hypot(*at[sub].T) <= s.grow_unmoved_max_move * side
             redo = np.nonzero(~ok & small_move & ~moved)[0]
             if len(redo):

@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 from hard_scenes import false_tiles, score_hard_scene
 
-from vision.detect import DetectorSettings, _symbol_centres
+from vision.detect import DetectorSettings, _patch_offsets, _symbol_centres
 from vision.evaluate import legal_board, random_board
 
 ON = DetectorSettings()
@@ -35,6 +35,33 @@ def test_symbol_centres_follow_the_patch_sides() -> None:
     # centre (80, 120); along the columns +y, down the rows -x
     np.testing.assert_allclose(at[0], [80.0 + 0.1 * side, 120.0 + 0.25 * side], atol=1e-9)
     np.testing.assert_allclose(at[1], [7.0, 9.0])
+
+
+def test_patch_offsets_are_the_resampling_map_at_the_centre() -> None:
+    """On a parallelogram (every square the detector reads) the offset is the top and left
+    sides' map, which growth's re-centring used; on a trapezoid it is the bilinear map's
+    first-order step at the centre, within its curvature."""
+    rng = np.random.default_rng(5)
+    c0, u, w = rng.normal(0, 50, 2), rng.normal(0, 30, 2), rng.normal(0, 30, 2)
+    para = np.array([[c0, c0 + u, c0 + u + w, c0 + w]])
+    uw = np.array([[0.2, -0.15]])
+    np.testing.assert_allclose(_patch_offsets(para, uw)[0], 0.2 * u - 0.15 * w, atol=1e-9)
+
+    # a square seen at a slant: the far side (rows' top) shorter than the near one
+    quad = np.array([[[30.0, 0.0], [70.0, 0.0], [100.0, 60.0], [0.0, 60.0]]])
+
+    def bilinear(a: float, b: float) -> np.ndarray:  # a, b in 0..1 along columns, rows
+        q = quad[0]
+        top, bottom = q[0] + a * (q[1] - q[0]), q[3] + a * (q[2] - q[3])
+        return top + b * (bottom - top)
+
+    small = np.array([[0.01, -0.02]])
+    step = bilinear(0.51, 0.48) - bilinear(0.5, 0.5)
+    # (the map's twist term, 60 px x 0.01 x 0.02 = 0.012 px, is second order)
+    np.testing.assert_allclose(_patch_offsets(quad, small)[0], step, atol=0.015)
+    # ... which the top and left sides alone miss by 0.31 px
+    top_left = 0.01 * (quad[0, 1] - quad[0, 0]) - 0.02 * (quad[0, 3] - quad[0, 0])
+    assert np.hypot(*(top_left - step)) > 0.1
 
 
 def test_a_glared_diamond_beside_its_neighbour_stays() -> None:
