@@ -51,6 +51,9 @@ class ServerThread:
         self.app = app
         self.server: BaseWSGIServer = make_server(host, port, app, threaded=True)
         self.server.daemon_threads = True  # type: ignore[attr-defined]
+        # ... and :meth:`stop` does not wait for them: a client's stream blocked on a slow
+        # socket must not hold up Ctrl-C (socketserver joins every handler thread on close)
+        self.server.block_on_close = False  # type: ignore[attr-defined]
         self.host, self.port = host, int(self.server.server_port)
         self._thread = threading.Thread(
             target=self.server.serve_forever, name="tabletally-http", daemon=True

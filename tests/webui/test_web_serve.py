@@ -106,7 +106,16 @@ def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Pat
         with urllib.request.urlopen(url + "/api/games", timeout=10) as r:
             assert json.load(r) == []
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=15) == 0
+        try:
+            code = proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            raise AssertionError(
+                f"serve did not stop within 15 s of Ctrl-C; stdout: {out[-2000:]!r}; "
+                f"stderr: {err[-2000:]!r}"
+            ) from None
+        assert code == 0
     finally:
         if proc.poll() is None:
             proc.kill()
