@@ -76,12 +76,22 @@ def test_bad_camera_source_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert "missing.mp4" in err and "Traceback" not in err
 
 
+#: ``python -m webui.cli ARGS`` with Ctrl-C's default action (KeyboardInterrupt), as in a
+#: terminal. A process started with SIGINT ignored passes that on to its children, and Python
+#: then installs no KeyboardInterrupt handler: a test runner launched in the background by a
+#: non-interactive shell (``cmd &``) made ``serve`` ignore the test's Ctrl-C and time out.
+_CLI_WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('webui.cli', run_name='__main__', alter_sys=True)"
+)
+
+
 def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "webui.cli",
+            "-c",
+            _CLI_WITH_CTRL_C,
             "serve",
             "--port",
             "0",
