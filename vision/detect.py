@@ -5482,9 +5482,7 @@ def _later_looks(
     row = np.full((len(_SHIFT_DIRECTIONS), m), -1, np.int64)
     if m and s.grow_shift_look > 0:
         d = s.grow_shift_look * _SHIFT_DIRECTIONS  # (D, 2) tile sides along u, w
-        ax_u = x_f[:, 1] - x_f[:, 0]
-        ax_w = x_f[:, 3] - x_f[:, 0]
-        moves = d[:, None, :1] * ax_u[None] + d[:, None, 1:] * ax_w[None]  # (D, M, 2)
+        moves = np.stack([_patch_offsets(x_f, np.broadcast_to(dd, (m, 2))) for dd in d])
         # ... along a line leading into the cell only (``grow_shift_line_tiles`` tiles
         # on that axis, ``grow_shift_on_line``): a cloth's pattern beside a corner of
         # the board or a lone read gets no more looks than before
