@@ -81,7 +81,7 @@ def test_bad_camera_source_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 #: then installs no KeyboardInterrupt handler: a test runner launched in the background by a
 #: non-interactive shell (``cmd &``) made ``serve`` ignore the test's Ctrl-C and time out.
 _CLI_WITH_CTRL_C = (
-    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
     "runpy.run_module('webui.cli', run_name='__main__', alter_sys=True)"
 )
 
