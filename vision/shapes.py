@@ -2019,3 +2019,61 @@ def visible_separation(
         v = visible[i].astype(np.float32)
         out[i] = float((np.abs(a - c) * v).sum() / max(float((np.maximum(a, c) * v).sum()), 1e-6))
     return out
+
+
+def scene_templates(
+    mix: NDArray[np.floating[Any]], confidences: NDArray[np.float64], min_confidence: float
+) -> dict[int, NDArray[np.float32]]:
+    """One image's own templates of its symbols: for each shape some symbol is read as with
+    at least ``min_confidence``, the mean of those symbols' grey patches, averaged over the
+    square's eight symmetries (every Qwirkle symbol has them in the tile frame: the square's
+    edges, the diamond's tips, the clover's lobes and the stars' points all lie on the
+    tile's axes or diagonals, RULES.md "Vocabulary"; a few degrees of askew print average
+    out).
+
+    The tiles of one image share its set's art (editions and 3D-printed sets print their
+    own proportions: a clover's lobes, a diamond's aspect), its light and its blur, which
+    fixed prototypes do not.
+
+    Args:
+        mix: ``(M, p, p)`` grey patches 0 (body) .. 1 (symbol), tile frame (the share of
+            symbol light, or the symbol score).
+        confidences: ``(M, 6)`` shape confidences in :data:`SHAPE_ORDER`.
+        min_confidence: the least confidence of a symbol taken into its shape's template.
+
+    Returns:
+        ``{shape index in SHAPE_ORDER: (p, p) float32 template}``, only shapes with a
+        symbol read so.
+    """
+    out: dict[int, NDArray[np.float32]] = {}
+    if not len(mix):
+        return out
+    best = np.argmax(confidences, axis=1)
+    sure = confidences[np.arange(len(best)), best] >= min_confidence
+    for k in np.unique(best[sure]).tolist():
+        mean = np.asarray(mix, np.float32)[sure & (best == k)].mean(axis=0)
+        turns = [np.rot90(mean, q) for q in range(4)]
+        out[int(k)] = np.mean(turns + [t.T for t in turns], axis=0).astype(np.float32)
+    return out
+
+
+def visible_template_fit(
+    mix: NDArray[np.floating[Any]],
+    visible: NDArray[np.bool_],
+    template: NDArray[np.floating[Any]],
+    max_shift: float = 0.06,
+) -> float:
+    """Mean ``|mix - template|`` over the ``visible`` pixels (``(p, p)`` each; ``mix`` and
+    ``template`` 0..1), the best over shifts of up to ``max_shift`` of the tile side either
+    way (whole pixels), as :func:`visible_mismatch` shifts. 0 = the visible part is the
+    template's; inf when nothing is visible."""
+    p = mix.shape[0]
+    q = max(0, round(max_shift * p))
+    s = np.pad(np.asarray(mix, np.float32), q)
+    v = np.pad(visible, q).astype(np.float32)
+    sw = np.lib.stride_tricks.sliding_window_view(s, (p, p)).reshape(-1, p, p)
+    vw = np.lib.stride_tricks.sliding_window_view(v, (p, p)).reshape(-1, p, p)
+    n = vw.sum(axis=(1, 2))
+    err = (np.abs(sw - template[None]) * vw).sum(axis=(1, 2)) / np.maximum(n, 1e-6)
+    err[n <= 0] = np.inf
+    return float(err.min())
