@@ -5329,8 +5329,8 @@ def _pair_by_scene(
     shape's template fitted) decided 25 of them and 10 of the covered ones, all right; at a
     lead of 0.2 one covered clover was named a diamond (lead 0.24), at 0.25 none. A scene
     without a sure diamond and a sure clover decides nothing (17 of the 41). On the 52
-    tuning sets (3,100 scenes): missed 662 -> 638, false 133 -> 130 (a misplaced read of
-    seed 71 random scene 11 no longer pulls three more), misread 1434 unchanged, boards
+    tuning sets (3,100 scenes): missed 662 -> 638, false 133 -> 130 (seed 71 random scene 11:
+    1 missed and 3 false tiles before, none now), misread 1434 unchanged, boards
     exact 2332 -> 2349; 31 scenes' readings change, none for the worse. 0 turns it off.
     """
     out = np.full(len(mix), -1, np.int64)
