@@ -1455,15 +1455,16 @@ class DetectorSettings:
             come in so when the size check reads the outline's shape alone). 52 tuning sets:
             missed 808 -> 803, boards exact 2315 -> 2317, false and misread unchanged (9
             scenes' readings change).
-        partial_pair_min_confidence, partial_pair_min_lead: a part whose best two
-            prototypes are the diamond and the clover (never decided by
-            ``partial_min_separation``) is compared with the image's own symbols: for each
-            shape read with ``partial_pair_min_confidence`` or more, their mean patch of
-            symbol light (:func:`vision.shapes.scene_templates`), fitted over the seen pixels
-            (:func:`vision.shapes.visible_template_fit`). It is read as the diamond or the
-            clover when that template fits best and beats the next by
-            ``partial_pair_min_lead`` x how much the two differ over the seen pixels
-            (:func:`_pair_by_scene`; measured there). 0 turns it off.
+        partial_scene_min_confidence, partial_scene_min_lead, partial_scene_max_fit: a
+            part the prototypes leave undecided (among them every diamond against a clover,
+            which ``partial_min_separation`` never decides) is compared with the image's own
+            symbols: for each shape read with ``partial_scene_min_confidence`` or more, their
+            mean patch of symbol light (:func:`vision.shapes.scene_templates`), fitted over the
+            seen pixels (:func:`vision.shapes.visible_template_fit`). It is read as the shape
+            whose template fits best when that is one of its best two prototypes, fits within
+            ``partial_scene_max_fit`` and beats the next by ``partial_scene_min_lead`` x how
+            much the two differ over the seen pixels (:func:`_part_by_scene`; measured
+            there). 0 (``partial_scene_min_lead``) turns it off.
         size_shape_margin: a cell read by growth passes the size check with the shape the
             whole classifier reads as well as with the outline's nearest prototype, when that
             shape's outline lies within this of the nearest one's (and within the reach of
@@ -1978,8 +1979,9 @@ class DetectorSettings:
     partial_hidden_px: int = 2
     partial_max_share: float = 0.6
     partial_whole_symbols: bool = True
-    partial_pair_min_confidence: float = 0.7
-    partial_pair_min_lead: float = 0.3
+    partial_scene_min_confidence: float = 0.7
+    partial_scene_min_lead: float = 0.3
+    partial_scene_max_fit: float = 0.05
     partial_min_separation: float = 0.12
     cut_chord_eps: float = 1.5 / 48
     cut_chord_lead: float = 1.3
@@ -5129,7 +5131,7 @@ def _touches_hidden(reads: _Reads, n: int, p: int) -> NDArray[np.bool_]:
 
 
 #: The grey patches ``(M, p * p)`` and shape confidences ``(M, 6)`` of the tiles an image has
-#: read so far, computed when first asked for (:func:`_pair_by_scene`).
+#: read so far, computed when first asked for (:func:`_part_by_scene`).
 _SceneShapes = Callable[[], tuple[NDArray[np.float32], NDArray[np.float64]]]
 
 #: :func:`_judge_grown`'s arguments after the cell's own (``env`` to ``s``), as growth
@@ -5182,10 +5184,10 @@ def _read_partly_covered(
     ``partial_hidden_px`` pixels around it, where its edge blurs into the paint, left out).
     It is a tile of the one shape whose prototype its seen part fits
     (``partial_max_mismatch``) clearly better than every other's (``partial_min_lead``);
-    a seen part two shapes fit is decided by nothing and stays unread, but for a diamond
-    and a clover, which the image's own symbols may tell apart (``scene_shapes``: called
-    when needed, the grey patches ``(M, p * p)`` and shape confidences ``(M, 6)`` of the
-    tiles read so far; :func:`_pair_by_scene`).
+    a seen part two prototypes fit alike is compared with the image's own symbols
+    (``scene_shapes``: called when needed, the grey patches ``(M, p * p)`` and shape
+    confidences ``(M, 6)`` of the tiles read so far; :func:`_part_by_scene`) and stays
+    unread when they do not decide it either.
 
     A whole symbol in such a cell - the hand over part of the margin only, not touching the
     symbol (``partial_whole_symbols``) - is judged by growth's own checks
@@ -5275,16 +5277,15 @@ def _read_partly_covered(
         sep = visible_separation(order[:, 0], order[:, 1], seen, reads.blur[idx], symbol_scale)
         good &= sep >= s.partial_min_separation
     chosen = order[:, 0].copy()
-    # a diamond and a clover the prototypes cannot tell apart: the image's own symbols may
-    pair = ~good & (srt[:, 0] <= s.partial_max_mismatch)
-    pair &= (np.sort(order[:, :2], axis=1) == _DIAMOND_CLOVER).all(axis=1)
-    if pair.any() and scene_shapes is not None and reads.mix is not None:
-        pi = np.nonzero(pair)[0]
-        picked = _pair_by_scene(
-            reads.mix[idx[pi]].reshape(len(pi), p, p), seen[pi], scene_shapes, s
+    # a part the prototypes leave undecided: the image's own symbols may tell it
+    undecided = ~good & (srt[:, 0] <= s.partial_max_mismatch)
+    if undecided.any() and scene_shapes is not None and reads.mix is not None:
+        ui = np.nonzero(undecided)[0]
+        picked = _part_by_scene(
+            reads.mix[idx[ui]].reshape(len(ui), p, p), seen[ui], order[ui, :2], scene_shapes, s
         )
-        good[pi] = picked >= 0
-        chosen[pi] = np.where(picked >= 0, picked, chosen[pi])
+        good[ui] = picked >= 0
+        chosen[ui] = np.where(picked >= 0, picked, chosen[ui])
     if not good.any():
         return _partial_result(cells, centres, corners, reads, None, whole_got)
     idx_ok = idx[good]
@@ -5297,60 +5298,71 @@ def _read_partly_covered(
     return _partial_result(cells, centres, corners, reads, (idx_ok, conf), whole_got)
 
 
-#: The diamond's and the clover's indices in :data:`SHAPE_ORDER`, in order.
-_DIAMOND_CLOVER = np.array([SHAPE_ORDER.index(Shape.DIAMOND), SHAPE_ORDER.index(Shape.CLOVER)])
-
-
-def _pair_by_scene(
+def _part_by_scene(
     mix: NDArray[np.float32],
     seen: NDArray[np.bool_],
+    best_two: NDArray[np.int64],
     scene_shapes: _SceneShapes,
     s: DetectorSettings,
 ) -> NDArray[np.int64]:
-    """The shape of each of K partly seen symbols whose seen part the prototypes leave
-    between a diamond and a clover, told by the image's own symbols, ``(K,)`` indices in
-    :data:`SHAPE_ORDER` (-1: undecided).
+    """The shape of each of K partly seen symbols the prototypes leave undecided, told by
+    the image's own symbols: ``(K,)`` indices in :data:`SHAPE_ORDER` (-1: still undecided).
 
     ``mix`` ``(K, p, p)``: their grey patches; ``seen`` ``(K, p, p)``: their pixels clear of
-    the occluder. The image's templates (:func:`vision.shapes.scene_templates`) are made from
-    the tiles ``scene_shapes()`` returns (grey patches ``(M, p * p)``, shape confidences
-    ``(M, 6)``) read as a shape with ``partial_pair_min_confidence`` or more, and every
-    template is fitted to the seen part (:func:`vision.shapes.visible_template_fit`). The
-    best fit decides when it is the diamond's or the clover's (both templates made) and
-    beats the next one by ``partial_pair_min_lead`` x how much the two templates differ over
-    the seen pixels (mean absolute difference).
+    the occluder; ``best_two`` ``(K, 2)``: the two prototypes each seen part fits best
+    (:func:`vision.shapes.visible_mismatch`). The image's templates
+    (:func:`vision.shapes.scene_templates`) are made from the tiles ``scene_shapes()``
+    returns (grey patches ``(M, p * p)``, shape confidences ``(M, 6)``) read as a shape with
+    ``partial_scene_min_confidence`` or more, and every template is fitted to the seen part
+    (:func:`vision.shapes.visible_template_fit`). The best fit decides when it is one of the
+    symbol's best two prototypes (both with a template), fits within
+    ``partial_scene_max_fit`` (mean absolute difference of symbol light) and beats the next
+    template by ``partial_scene_min_lead`` x how much the two templates differ over the seen
+    pixels (their mean absolute difference there).
 
-    Why: the fixed prototypes read the seen part of most clovers as a diamond (the
-    renderer's and real sets' art move a clover's lobes by up to a fifth; blur rounds what
-    is left), so the pair was never decided from a part (``partial_min_separation``). Of the
-    hand scenes' cells of the 52 session-32 tuning sets whose best two prototypes were that
-    pair, 41 true tiles (more than three quarters seen) and 42 tiles more covered: the
-    prototypes' best fit named 23 of the 41 right; the image's templates (over 0.7, every
-    shape's template fitted) decided 25 of them and 10 of the covered ones, all right; at a
-    lead of 0.2 one covered clover was named a diamond (lead 0.24), at 0.25 none. A scene
-    without a sure diamond and a sure clover decides nothing (17 of the 41). On the 52
-    tuning sets (3,100 scenes): missed 662 -> 638, false 133 -> 130 (seed 71 random scene 11:
-    1 missed and 3 false tiles before, none now), misread 1434 unchanged, boards
-    exact 2332 -> 2349; 31 scenes' readings change, none for the worse. 0 turns it off.
+    Why: the fixed prototypes cannot tell the seen part of a diamond from a clover's (their
+    tips and lobes reach as far; ``partial_min_separation`` never lets that pair decide), and
+    read most clovers' parts as diamonds: the renderer's and real sets' art moves a clover's
+    lobes by up to a fifth, and blur rounds what is left. The image's tiles share its set's
+    art, light and blur.
+
+    Measured on the hand scenes of the 52 session-32 tuning sets, on the cells read from a
+    part whose best prototype fits within ``partial_max_mismatch`` and which stayed unread
+    (154 true tiles more than three quarters seen, 174 tiles more covered, 20 cells with no
+    tile): with templates of symbols over 0.7 and a lead of 0.3, 56 of the seen tiles are
+    read (25 diamonds or clovers), right but 1 (a star8 named a clover), and 32 covered
+    tiles, all right. Without a fit bound 11 more seen tiles and 8 more covered ones, but
+    a star8 named a diamond (fit 0.097), a covered circle named a star8 in both renders
+    (0.058, 0.063) and two empty cells named squares (0.13, 0.155). A lead of 0.2 named a
+    covered clover a diamond (lead 0.24). The 41 seen diamonds and clovers there: the
+    prototypes' best fit named 23 right. A scene with no sure symbol of one of the two
+    shapes decides nothing. On the 52 tuning sets (3,100 scenes): missed 662 -> 607, false
+    133 -> 130 (seed 71 random scene 11: 1 missed and 3 false tiles before, none now),
+    misread 1,434 unchanged, boards exact 2,332 -> 2,361; 74 scenes' readings change, none
+    for the worse (the diamond / clover pair alone: 638 / 130 / 1,434 / 2,349). 0
+    (``partial_scene_min_lead``) turns it off.
     """
     out = np.full(len(mix), -1, np.int64)
-    if s.partial_pair_min_lead <= 0:
+    if s.partial_scene_min_lead <= 0:
         return out
     grey, conf = scene_shapes()
     p = mix.shape[1]
-    templates = scene_templates(grey.reshape(-1, p, p), conf, s.partial_pair_min_confidence)
-    if not all(int(k) in templates for k in _DIAMOND_CLOVER):
-        return out
+    templates = scene_templates(grey.reshape(-1, p, p), conf, s.partial_scene_min_confidence)
     kinds = list(templates)
+    if len(kinds) < 2:
+        return out
     for i in range(len(mix)):
+        two = [int(k) for k in best_two[i]]
+        if not all(k in templates for k in two):
+            continue
         fit = np.array([visible_template_fit(mix[i], seen[i], templates[k]) for k in kinds])
         first, second = np.argsort(fit)[:2]
         win, runner = kinds[int(first)], kinds[int(second)]
-        if win not in _DIAMOND_CLOVER:
+        if win not in two or fit[first] > s.partial_scene_max_fit:
             continue
         v = seen[i]
         apart = float(np.abs(templates[win] - templates[runner])[v].mean()) if v.any() else 0.0
-        if apart > 0 and fit[second] - fit[first] >= s.partial_pair_min_lead * apart:
+        if apart > 0 and fit[second] - fit[first] >= s.partial_scene_min_lead * apart:
             out[i] = win
     return out
 
@@ -6181,7 +6193,7 @@ def _board_shapes(
 ) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
     """The grey patches ``(M, p * p)`` (share of symbol light) and shape confidences
     ``(M, 6)`` (:func:`_shape_confidences_of`) of the board's tiles ``idx`` ``(M,)`` of
-    ``reads``, for :func:`_pair_by_scene`."""
+    ``reads``, for :func:`_part_by_scene`."""
     if reads.mix is None or not len(idx):
         return np.zeros((0, s.patch_px**2), np.float32), np.zeros((0, len(SHAPE_ORDER)))
     return reads.mix[idx], _shape_confidences_of(reads, outline, idx, s)

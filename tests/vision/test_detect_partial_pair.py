@@ -1,9 +1,9 @@
-"""A part a hand leaves of a diamond or a clover, told by the image's own symbols
-(``partial_pair_*``).
+"""A part a hand leaves of a symbol that the prototypes cannot decide, told by the image's
+own symbols (``partial_scene_*``).
 
 The fixed prototypes cannot tell the seen part of a diamond from a clover's (their tips and
 lobes reach as far), and read most clovers of a set with its own art as diamonds. The image's
-tiles share that art, its light and its blur: their mean patches of each kind decide the pair
+tiles share that art, its light and its blur: their mean patches of each kind decide a part
 where they differ clearly over the seen pixels.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from hard_scenes import false_tiles, score_hard_scene
 
 from scorer.model import Shape
-from vision.detect import DetectorSettings, _pair_by_scene
+from vision.detect import DetectorSettings, _part_by_scene
 from vision.evaluate import legal_board
 from vision.render import art_symbols
 from vision.shapes import (
@@ -29,7 +29,7 @@ from vision.shapes import (
 
 P = 48
 DEFAULT = DetectorSettings()
-OFF = dataclasses.replace(DEFAULT, partial_pair_min_lead=0.0)
+OFF = dataclasses.replace(DEFAULT, partial_scene_min_lead=0.0)
 D, K = SHAPE_ORDER.index(Shape.DIAMOND), SHAPE_ORDER.index(Shape.CLOVER)
 
 
@@ -107,8 +107,12 @@ def test_a_partly_seen_clover_of_the_sets_own_art_is_read_by_the_scene() -> None
     else:  # pragma: no cover - the renderer's art spread changed
         raise AssertionError("no art found whose partly seen clover fits the diamond best")
     diamond, seen_d = _left_hidden(_patch(art[Shape.DIAMOND], rng))
-    got = _pair_by_scene(
-        np.stack([clover, diamond]), np.stack([seen_k, seen_d]), lambda: (grey, conf), DEFAULT
+    got = _part_by_scene(
+        np.stack([clover, diamond]),
+        np.stack([seen_k, seen_d]),
+        np.array([[D, K], [K, D]]),
+        lambda: (grey, conf),
+        DEFAULT,
     )
     assert got.tolist() == [K, D]
 
@@ -117,20 +121,28 @@ def test_no_sure_clover_in_view_or_a_lead_of_0_decides_nothing() -> None:
     rng = np.random.default_rng(5)
     grey, sure, art = _scene(13, rng)
     part, seen = _left_hidden(_patch(art[Shape.CLOVER], rng))
-    assert _pair_by_scene(part[None], seen[None], lambda: (grey, sure), DEFAULT).tolist() == [K]
-    assert _pair_by_scene(part[None], seen[None], lambda: (grey, sure), OFF).tolist() == [-1]
+    two = np.array([[D, K]])
+    assert _part_by_scene(part[None], seen[None], two, lambda: (grey, sure), DEFAULT).tolist() == [
+        K
+    ]
+    assert _part_by_scene(part[None], seen[None], two, lambda: (grey, sure), OFF).tolist() == [-1]
     unsure = sure.copy()
     unsure[3:6, K] = 0.4  # the clovers read with doubt
-    got = _pair_by_scene(part[None], seen[None], lambda: (grey, unsure), DEFAULT)
+    got = _part_by_scene(part[None], seen[None], two, lambda: (grey, unsure), DEFAULT)
+    assert got.tolist() == [-1]
+    strict = dataclasses.replace(DEFAULT, partial_scene_max_fit=0.001)  # (no part fits so)
+    got = _part_by_scene(part[None], seen[None], two, lambda: (grey, sure), strict)
     assert got.tolist() == [-1]
 
 
 def test_a_partly_seen_circle_is_not_named_a_diamond_or_clover() -> None:
-    """The scene's circles fit a circle's part best: the pair is not decided."""
+    """A circle's part the prototypes leave between a diamond and a clover: the scene's
+    circles fit it best, and a shape neither of its best two prototypes is not read."""
     rng = np.random.default_rng(6)
     grey, conf, art = _scene(14, rng)
     part, seen = _left_hidden(_patch(art[Shape.CIRCLE], rng))
-    got = _pair_by_scene(part[None], seen[None], lambda: (grey, conf), DEFAULT)
+    two = np.array([[D, K]])
+    got = _part_by_scene(part[None], seen[None], two, lambda: (grey, conf), DEFAULT)
     assert got.tolist() == [-1]
 
 
