@@ -2027,9 +2027,10 @@ def scene_templates(
     """One image's own templates of its symbols: for each shape some symbol is read as with
     at least ``min_confidence``, the mean of those symbols' grey patches, averaged over the
     square's eight symmetries (every Qwirkle symbol has them in the tile frame: the square's
-    edges, the diamond's tips, the clover's lobes and the stars' points all lie on the
-    tile's axes or diagonals, RULES.md "Vocabulary"; a few degrees of askew print average
-    out).
+    edges, the diamond's tips and the clover's lobes align with the tile's edges, the
+    criss-cross points to its corners, the starburst's eight points lie on its axes and
+    diagonals - photos of the classic set, :func:`vision.render._symbol_polys`; a few
+    degrees of askew print average out).
 
     The tiles of one image share its set's art (editions and 3D-printed sets print their
     own proportions: a clover's lobes, a diamond's aspect), its light and its blur, which

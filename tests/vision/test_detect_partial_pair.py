@@ -117,22 +117,26 @@ def test_a_partly_seen_clover_of_the_sets_own_art_is_read_by_the_scene() -> None
     assert got.tolist() == [K, D]
 
 
-def test_no_sure_clover_in_view_or_a_lead_of_0_decides_nothing() -> None:
+def _decide(
+    part: np.ndarray, seen: np.ndarray, grey: np.ndarray, conf: np.ndarray, st: DetectorSettings
+) -> int:
+    """:func:`_part_by_scene` of one part the prototypes leave between a diamond and a
+    clover, in a scene of patches ``grey`` read with ``conf``."""
+    two = np.array([[D, K]])
+    return int(_part_by_scene(part[None], seen[None], two, lambda: (grey, conf), st)[0])
+
+
+def test_no_sure_clover_in_view_a_poor_fit_or_a_lead_of_0_decides_nothing() -> None:
     rng = np.random.default_rng(5)
     grey, sure, art = _scene(13, rng)
     part, seen = _left_hidden(_patch(art[Shape.CLOVER], rng))
-    two = np.array([[D, K]])
-    assert _part_by_scene(part[None], seen[None], two, lambda: (grey, sure), DEFAULT).tolist() == [
-        K
-    ]
-    assert _part_by_scene(part[None], seen[None], two, lambda: (grey, sure), OFF).tolist() == [-1]
+    assert _decide(part, seen, grey, sure, DEFAULT) == K
+    assert _decide(part, seen, grey, sure, OFF) == -1
     unsure = sure.copy()
     unsure[3:6, K] = 0.4  # the clovers read with doubt
-    got = _part_by_scene(part[None], seen[None], two, lambda: (grey, unsure), DEFAULT)
-    assert got.tolist() == [-1]
+    assert _decide(part, seen, grey, unsure, DEFAULT) == -1
     strict = dataclasses.replace(DEFAULT, partial_scene_max_fit=0.001)  # (no part fits so)
-    got = _part_by_scene(part[None], seen[None], two, lambda: (grey, sure), strict)
-    assert got.tolist() == [-1]
+    assert _decide(part, seen, grey, sure, strict) == -1
 
 
 def test_a_partly_seen_circle_is_not_named_a_diamond_or_clover() -> None:
@@ -141,9 +145,7 @@ def test_a_partly_seen_circle_is_not_named_a_diamond_or_clover() -> None:
     rng = np.random.default_rng(6)
     grey, conf, art = _scene(14, rng)
     part, seen = _left_hidden(_patch(art[Shape.CIRCLE], rng))
-    two = np.array([[D, K]])
-    got = _part_by_scene(part[None], seen[None], two, lambda: (grey, conf), DEFAULT)
-    assert got.tolist() == [-1]
+    assert _decide(part, seen, grey, conf, DEFAULT) == -1
 
 
 def test_a_diamond_beside_a_fingertip_is_read() -> None:
