@@ -1971,11 +1971,7 @@ def visible_mismatch(
     out = np.ones((n, len(SHAPE_ORDER)))
     q = max(0, round(max_shift * p))
     for i in range(n):
-        s_i = np.pad(score[i].astype(np.float32), q)
-        v_i = np.pad(visible[i], q).astype(np.float32)
-        # every shift of the symbol against the prototype: (shifts, p, p) windows
-        sw = np.lib.stride_tricks.sliding_window_view(s_i, (p, p)).reshape(-1, p, p)
-        vw = np.lib.stride_tricks.sliding_window_view(v_i, (p, p)).reshape(-1, p, p)
+        sw, vw = _shifted_windows(score[i], visible[i], q)
         b = float(np.asarray(blur)[i])
         for k, sh in enumerate(SHAPE_ORDER):
             turns = (
@@ -1991,6 +1987,19 @@ def visible_mismatch(
                 best = min(best, float((diff / np.maximum(union, 1e-6)).min()))
             out[i, k] = best
     return out
+
+
+def _shifted_windows(
+    grey: NDArray[np.floating[Any]], visible: NDArray[np.bool_], q: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Every shift of a ``(p, p)`` patch ``grey`` and its ``visible`` mask by up to ``q``
+    pixels either way (zero-padded): ``(shifts, p, p)`` float32 windows of each, alike."""
+    p = grey.shape[0]
+    g = np.pad(np.asarray(grey, np.float32), q)
+    v = np.pad(visible, q).astype(np.float32)
+    gw = np.lib.stride_tricks.sliding_window_view(g, (p, p)).reshape(-1, p, p)
+    vw = np.lib.stride_tricks.sliding_window_view(v, (p, p)).reshape(-1, p, p)
+    return gw, vw
 
 
 def visible_separation(
@@ -2068,12 +2077,7 @@ def visible_template_fit(
     ``template`` 0..1), the best over shifts of up to ``max_shift`` of the tile side either
     way (whole pixels), as :func:`visible_mismatch` shifts. 0 = the visible part is the
     template's; inf when nothing is visible."""
-    p = mix.shape[0]
-    q = max(0, round(max_shift * p))
-    s = np.pad(np.asarray(mix, np.float32), q)
-    v = np.pad(visible, q).astype(np.float32)
-    sw = np.lib.stride_tricks.sliding_window_view(s, (p, p)).reshape(-1, p, p)
-    vw = np.lib.stride_tricks.sliding_window_view(v, (p, p)).reshape(-1, p, p)
+    sw, vw = _shifted_windows(mix, visible, max(0, round(max_shift * mix.shape[0])))
     n = vw.sum(axis=(1, 2))
     err = (np.abs(sw - template[None]) * vw).sum(axis=(1, 2)) / np.maximum(n, 1e-6)
     err[n <= 0] = np.inf

@@ -25,13 +25,15 @@ def test_glared_tiles_with_a_strongly_lit_side_are_grown() -> None:
     1.5-1.9 x the symbol's contrast were missed. With growth's last look: two of them more,
     nothing false more. Growth's shifted looks (``grow_shift_look``) find one of them another
     way, so they are left out of both readings to measure this look alone; so is the thin
-    star4's wider outline bound (``star4_extra_reach``), which takes one of them too."""
+    star4's wider outline bound (``star4_extra_reach``), which takes one of them too, and the
+    image's own symbols deciding a part (``partial_scene_*``), which reads another."""
     s = replace(
         DetectorSettings(),
         grow_shift_look=0.0,
         star4_extra_reach=0.0,
         glare_ramp=0.0,
         glare_cut_min_distance=0.0,
+        partial_scene_min_lead=0.0,
     )
     off = score_hard_scene(103, 1, legal_board, replace(s, grow_side_glare_max=0.0), "linear")
     on = score_hard_scene(103, 1, legal_board, s, "linear")
