@@ -4394,10 +4394,11 @@ def _chebyshev(a: NDArray[Any], b: NDArray[Any] | None = None) -> NDArray[Any]:
 
 
 def _patch_offsets(corners_xy: NDArray[np.float64], uw: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Image displacements ``(N, 2)`` px of offsets ``uw`` ``(N, 2)`` from the centres of
-    the squares ``corners_xy`` ``(N, 4, 2)`` (image px, clockwise from top-left), given in
-    tile sides along each square's columns (u) and rows (w), as :func:`_read_patches`
-    gives a symbol's centroid.
+    """Image displacements ``(..., N, 2)`` px of offsets ``uw`` ``(..., N, 2)`` (or any shape
+    broadcasting to it: ``(D, 1, 2)`` moves every square by each of D offsets) from the
+    centres of the squares ``corners_xy`` ``(N, 4, 2)`` (image px, clockwise from
+    top-left), given in tile sides along each square's columns (u) and rows (w), as
+    :func:`_read_patches` gives a symbol's centroid.
 
     The axes are the averages of opposite sides: the first-order form, at the centre, of
     the bilinear map a general quadrilateral is resampled through. The squares the detector
@@ -4406,7 +4407,7 @@ def _patch_offsets(corners_xy: NDArray[np.float64], uw: NDArray[np.float64]) -> 
     as growth used them: the same readings on the 52 tuning sets, 2026-11-24."""
     along = ((corners_xy[:, 1] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 3])) / 2.0
     down = ((corners_xy[:, 3] - corners_xy[:, 0]) + (corners_xy[:, 2] - corners_xy[:, 1])) / 2.0
-    out: NDArray[np.float64] = uw[:, :1] * along + uw[:, 1:] * down
+    out: NDArray[np.float64] = uw[..., :1] * along + uw[..., 1:] * down
     return out
 
 
@@ -5584,7 +5585,7 @@ def _later_looks(
     row = np.full((len(_SHIFT_DIRECTIONS), m), -1, np.int64)
     if m and s.grow_shift_look > 0:
         d = s.grow_shift_look * _SHIFT_DIRECTIONS  # (D, 2) tile sides along u, w
-        moves = np.stack([_patch_offsets(x_f, np.broadcast_to(dd, (m, 2))) for dd in d])
+        moves = _patch_offsets(x_f, d[:, None, :])  # (D, M, 2)
         # ... along a line leading into the cell only (``grow_shift_line_tiles`` tiles
         # on that axis, ``grow_shift_on_line``): a cloth's pattern beside a corner of
         # the board or a lone read gets no more looks than before

@@ -2058,10 +2058,11 @@ def scene_templates(
     out: dict[int, NDArray[np.float32]] = {}
     if not len(mix):
         return out
+    grey = np.asarray(mix, np.float32)
     best = np.argmax(confidences, axis=1)
     sure = confidences[np.arange(len(best)), best] >= min_confidence
     for k in np.unique(best[sure]).tolist():
-        mean = np.asarray(mix, np.float32)[sure & (best == k)].mean(axis=0)
+        mean = grey[sure & (best == k)].mean(axis=0)
         turns = [np.rot90(mean, q) for q in range(4)]
         out[int(k)] = np.mean(turns + [t.T for t in turns], axis=0).astype(np.float32)
     return out
