@@ -9,6 +9,7 @@
   pipeline to the current game (a new one is created if there is none);
 - ``--demo`` plays the embedded recorded game through the pipeline (:mod:`webui.demo`) so a
   new user sees a game score itself within a minute, no camera needed;
+- Ctrl-C or SIGTERM stops the camera's feed between frames, ends the streams and exits 0;
 - ``--db PATH``: the SQLite game store (default ``~/.local/share/tabletally/games.sqlite3``;
   the demo uses a fresh temporary file unless ``--db`` is given).
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import signal
 import socket
 import tempfile
 import threading
@@ -138,8 +140,22 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _interrupt_on_sigterm() -> Any:
+    """Make SIGTERM (``kill``, systemd, ``docker stop``) stop the server as Ctrl-C does: the
+    live feed stops between frames and the streams end, instead of the process dying
+    wherever it is. Returns the previous handler (None off the main thread, where Python
+    allows no handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the server until Ctrl-C. Raises :class:`CLIError` for bad arguments."""
+    """Run the server until Ctrl-C or SIGTERM. Raises :class:`CLIError` for bad arguments."""
     from webui.app import create_app
 
     if not 0 <= args.port <= 65535:
@@ -174,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
     server.start()
+    previous = _interrupt_on_sigterm()
     try:
         if args.demo:
             from webui.demo import start_demo
@@ -197,3 +214,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         server.stop()
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)

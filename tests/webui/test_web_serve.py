@@ -6,13 +6,17 @@ import json
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
+from conftest import photos
 
+from scorer.store import GameStore
 from webui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,3 +134,49 @@ def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Pat
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_sigterm_stops_serve_with_its_camera_and_keeps_the_game(
+    tmp_path: Path, dutch_record: dict[str, Any]
+) -> None:
+    """``kill`` (systemd, ``docker stop``) ends ``serve`` as Ctrl-C does: the camera's feed is
+    stopped, exit 0, and the game it created is in the store, which passes SQLite's own
+    integrity check."""
+    _, folder, _ = photos(tmp_path, dutch_record, 2)
+    db = tmp_path / "g.sqlite3"
+    argv = ["serve", "--port", "0", "--db", str(db), "--camera", str(folder)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webui.cli", *argv, "--players", "Ann,Ben"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for _ in range(20):
+            lines.append(proc.stdout.readline())
+            if "Live: open" in lines[-1]:
+                break
+        assert "Live: open" in lines[-1], f"serve did not start its camera: {lines!r}"
+        proc.send_signal(signal.SIGTERM)
+        try:
+            out, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+            raise AssertionError(
+                f"serve ignored SIGTERM for 20 s; stderr: {err[-2000:]!r}"
+            ) from None
+        assert proc.returncode == 0, err[-2000:]
+        assert "stopping" in out and "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    with GameStore(db) as store:
+        games = store.list_games()
+        assert [g.players for g in games] == [("Ann", "Ben")]
