@@ -90,6 +90,24 @@ _CLI_WITH_CTRL_C = (
 )
 
 
+def _stop(
+    proc: subprocess.Popen[str], sig: signal.Signals, what: str, timeout: float
+) -> tuple[int, str, str]:
+    """Send ``sig`` to a serving subprocess and wait for it: ``(exit code, stdout, stderr)``;
+    an AssertionError with its output when it has not stopped within ``timeout`` s."""
+    proc.send_signal(sig)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(
+            f"serve did not stop within {timeout:g} s of {what}; stdout: {out[-2000:]!r}; "
+            f"stderr: {err[-2000:]!r}"
+        ) from None
+    return proc.returncode, out, err
+
+
 def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [
@@ -119,16 +137,7 @@ def test_real_server_subprocess_binds_loopback_and_stops_on_ctrl_c(tmp_path: Pat
         assert url, "the server did not print its URL"
         with urllib.request.urlopen(url + "/api/games", timeout=10) as r:
             assert json.load(r) == []
-        proc.send_signal(signal.SIGINT)
-        try:
-            code = proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-            raise AssertionError(
-                f"serve did not stop within 15 s of Ctrl-C; stdout: {out[-2000:]!r}; "
-                f"stderr: {err[-2000:]!r}"
-            ) from None
+        code, _, _ = _stop(proc, signal.SIGINT, "Ctrl-C", 15)
         assert code == 0
     finally:
         if proc.poll() is None:
@@ -160,16 +169,8 @@ def test_sigterm_stops_serve_with_its_camera_and_keeps_the_game(
             if "Live: open" in lines[-1]:
                 break
         assert "Live: open" in lines[-1], f"serve did not start its camera: {lines!r}"
-        proc.send_signal(signal.SIGTERM)
-        try:
-            out, err = proc.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-            raise AssertionError(
-                f"serve ignored SIGTERM for 20 s; stderr: {err[-2000:]!r}"
-            ) from None
-        assert proc.returncode == 0, err[-2000:]
+        code, out, err = _stop(proc, signal.SIGTERM, "SIGTERM", 20)
+        assert code == 0, err[-2000:]
         assert "stopping" in out and "Traceback" not in err
     finally:
         if proc.poll() is None:
