@@ -278,7 +278,14 @@ class LiveSession:
         return self
 
     def stop(self) -> None:
-        """Stop tracking and release the camera. The game stays in the store as it is."""
+        """Stop tracking and release the camera.
+
+        The last still period is decided as at the end of a recording
+        (:meth:`~vision.tracking.Tracker.flush`): a settled move whose reading was unclear
+        (kept back until the hands come back, e.g. an illegal last move) is committed as a
+        review instead of lost, and tiles seen only now and then join their move. A move
+        still settling (hands just lifted) is not committed. Blocks until the session's
+        thread has finished (at most about 10 s)."""
         self._stop.set()
         self.source.close()
         if self._thread is not None and self._thread is not threading.current_thread():
@@ -299,14 +306,11 @@ class LiveSession:
                 try:
                     frame = self.source.read(timeout=0.5)
                 except SourceEnded:
-                    last = self.tracker.flush()  # the last still period's open questions
-                    with self._lock:
-                        self.events.extend(last)
-                    self._publish(last)
                     break
                 if frame is None:
                     continue
                 self._step(frame)
+            self._flush()  # the recording ended or the session was stopped
         except SourceError as e:
             self._stats.error = str(e)
             log.error("live session stopped: %s", e)
@@ -315,6 +319,14 @@ class LiveSession:
             log.exception("live session crashed")
         finally:
             self._done.set()
+
+    def _flush(self) -> None:
+        """Decide the last still period's open questions (:meth:`Tracker.flush`) and hand
+        the events on, as for frames."""
+        last = self.tracker.flush()
+        with self._lock:
+            self.events.extend(last)
+        self._publish(last)
 
     def _step(self, frame: Frame) -> None:
         for k in sorted(k for k in self.ui_events if k <= frame.index):

@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,8 +20,8 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.game import Game, Place, replay
-from scorer.model import Pos
+from scorer.game import Game, Place, Review, replay
+from scorer.model import Board, Placement, Pos, Tile
 from scorer.record import load_record
 from scorer.store import GameStore
 from vision.demo import (
@@ -32,6 +33,7 @@ from vision.demo import (
     truth_observations,
 )
 from vision.live import LiveSession
+from vision.observation import Observation
 from vision.sources import SourceSettings
 from vision.tracking import MemorySink, Tracker
 from webui.cli import main as cli_main
@@ -361,6 +363,74 @@ def test_live_session_survives_a_stalled_stream_with_the_game_untouched(
         closing.set()
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("still_frames", [12, 1], ids=["settled-unclear", "still-settling"])
+def test_stopping_the_camera_decides_the_last_still_period(
+    store: GameStore, tmp_path: Path, still_frames: int
+) -> None:
+    """An unclear settle (here an illegal move) waits for the end of its still period, which
+    a live camera reaches only when the next hands come. When the camera is stopped first
+    (the end of the evening), the move is kept as a review, as at the end of a recording,
+    not lost. A move the camera saw still for only one frame (hands just lifted) is not
+    committed by the stop. Real frames from a folder; the detector is replaced by scripted
+    observations (the move's tiles are chosen, not read), and it holds the last frame until
+    the session has been told to stop, so the folder cannot end first."""
+    from tests.vision.test_tracking import obs
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    ramp = np.tile(np.linspace(30, 220, 1280, dtype=np.uint8), (720, 1))
+    image = cv2.merge([ramp, ramp, np.full_like(ramp, 90)])  # not blank, not dark
+    b1 = Board.from_ascii("Rs Rc")
+    illegal = b1.with_tiles([(Pos(0, 2), Tile.parse("Bd"))])  # red, red, blue: no line
+    script = (
+        [obs(Board())] * 5
+        + [obs(b1, occluded=0.3)] * 2
+        + [obs(b1)] * 10
+        + [obs(illegal, occluded=0.3)] * 2
+        + [obs(illegal)] * (still_frames - 1)
+    )
+    for i in range(len(script) + 20):
+        assert cv2.imwrite(str(folder / f"{i:04d}.png"), image)
+    calls = 0
+    held = threading.Event()
+
+    def detector(_image: np.ndarray) -> Observation:
+        nonlocal calls
+        calls += 1
+        if calls <= len(script):
+            return script[calls - 1]
+        held.set()  # the still period goes on until the camera is stopped
+        deadline = time.monotonic() + 30
+        while session.source.health().state != "closed" and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return obs(illegal)
+
+    gid = store.create_game(("Ann", "Ben"))
+    session = LiveSession(
+        store, gid, folder, detector=detector,
+        source_settings=SourceSettings(folder_fps=10.0),
+    )  # fmt: skip
+    first = (Place(0, Placement.parse("Rs@0,0 Rc@0,1")),)
+    session.start()
+    try:
+        assert held.wait(timeout=60), (session.health(), session.source.health())
+        assert store.game(gid).events == first
+        waiting = [e.message for e in session.events if e.kind == "settled"]
+        unclear = any("deciding at the end of the still period" in m for m in waiting)
+        assert unclear == (still_frames > 1), waiting
+    finally:
+        session.stop()
+    assert session.finished and session.health()["state"] == "ended"
+    events = store.game(gid).events
+    if still_frames == 1:
+        assert events == first
+        return
+    assert len(events) == 2 and isinstance(events[1], Review), events
+    assert events[1].player == 1 and events[1].seen == Placement.parse("Bd@0,2")
+    assert "no legal move" in events[1].reason
+    assert [e.kind for e in session.events].count("review") == 1
 
 
 @pytest.mark.slow
