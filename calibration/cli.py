@@ -38,6 +38,7 @@ from calibration.markers import (
     marker_sheet_pdf,
 )
 from calibration.profile import Palette, Profile, ProfileError, load_profile, save_profile
+from vision.imagefile import decode_image
 from webui.cli import CLIError
 
 __all__ = ["register"]
@@ -133,10 +134,13 @@ def register(subparsers: Any) -> None:
 def _read_image(path: str) -> npt.NDArray[np.uint8]:
     if not Path(path).is_file():
         raise CLIError(f"{path}: no such image", 2)
-    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    try:
+        img = decode_image(Path(path).read_bytes())
+    except OSError as e:
+        raise CLIError(f"{path}: cannot read ({e.strerror or e})", 2) from None
     if img is None:
-        raise CLIError(f"{path}: cannot read image (not a PNG/JPEG/... file?)", 2)
-    return np.asarray(img, dtype=np.uint8)
+        raise CLIError(f"{path}: cannot read image (not a JPEG/PNG/HEIC/... file?)", 2)
+    return img
 
 
 def _load(path: str | None) -> Profile:

@@ -14,7 +14,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from calibration.profile import Profile, ProfileError, load_profile
 from scorer.rules import describe_tile
 from vision.detect import DetectInputError, detect, draw_overlay
+from vision.imagefile import decode_image
 from vision.observation import Observation
 
 __all__ = ["read_image", "register", "run"]
@@ -40,7 +41,8 @@ class ImageReadError(ValueError):
 
 
 def read_image(path: str | Path) -> NDArray[np.uint8]:
-    """Read an image file as ``(H, W, 3)`` uint8 BGR.
+    """Read an image file as ``(H, W, 3)`` uint8 BGR, upright (JPEG, PNG, BMP, WebP, TIFF, and
+    iPhones' HEIC: :func:`vision.imagefile.decode_image`).
 
     Raises:
         ImageReadError: missing/unreadable file, empty file, truncated JPEG/PNG, or data
@@ -65,11 +67,10 @@ def read_image(path: str | Path) -> NDArray[np.uint8]:
         raise ImageReadError("truncated JPEG (no end-of-image marker)")
     if data.startswith(_PNG_SIG) and _PNG_IEND not in data[-64:]:
         raise ImageReadError("truncated PNG (no IEND chunk)")
-    buf = np.frombuffer(data, np.uint8)
-    img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    if img is None or img.size == 0:
+    img = decode_image(data)
+    if img is None:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")
-    return cast(NDArray[np.uint8], img)
+    return img
 
 
 def _tile_json(obs: Observation) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 """Frame sources: a camera index, a video file, a folder of images or an HTTP/RTSP stream URL.
 
-Issue 4, "Frame sources". Every kind goes through OpenCV (folders through ``cv2.imdecode``) and
+Issue 4, "Frame sources". Every kind goes through OpenCV (a folder's images through
+:func:`vision.imagefile.decode_image`: OpenCV, and libheif for iPhones' HEIC) and
 is read by a background thread, so the consumer never blocks longer than the ``timeout`` it asks
 for, whatever the camera or the network does:
 
@@ -43,6 +44,8 @@ from typing import Any, Literal, cast
 import cv2
 import numpy as np
 
+from vision.imagefile import IMAGE_SUFFIXES, decode_image
+
 __all__ = [
     "IMAGE_SUFFIXES",
     "Frame",
@@ -55,9 +58,6 @@ __all__ = [
     "open_source",
     "source_kind",
 ]
-
-#: File name endings read from an image folder (case-insensitive), taken in name order.
-IMAGE_SUFFIXES: tuple[str, ...] = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 Image = np.ndarray[Any, np.dtype[np.uint8]]
 SourceKind = Literal["camera", "file", "folder", "stream"]
@@ -500,9 +500,7 @@ class FrameSource:
             if _jpeg_truncated(data):
                 self._skip("truncated")
                 continue
-            image = cast(
-                Image | None, cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-            )
+            image = decode_image(data)
             problem = frame_problem(image, self.settings)
             if problem is not None or image is None:
                 self._skip(problem or "unreadable")

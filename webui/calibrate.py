@@ -77,6 +77,7 @@ from calibration.profile import (
     rgb_to_hex,
     save_profile,
 )
+from vision.imagefile import decode_image
 
 __all__ = ["CalibrationState", "bp", "profile_path"]
 
@@ -152,10 +153,10 @@ def _upload_image() -> npt.NDArray[np.uint8]:
     if f is None:
         raise _Error(400, "no_image", "send the photo as the multipart field 'image'")
     data = f.read()
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    img = decode_image(data)
     if img is None:
         raise _Error(400, "bad_image", f"{f.filename or 'upload'}: not a readable image")
-    return np.asarray(img, dtype=np.uint8)
+    return img
 
 
 def _palette(default: Palette) -> Palette:

@@ -9,6 +9,7 @@ import cv2
 import pytest
 
 from calibration.profile import PROFILE_FORMAT, Palette, load_profile
+from tests.vision.test_imagefile import heic_bytes
 from webui.cli import main
 
 from .synth import CASTS, paint_line
@@ -43,6 +44,20 @@ def test_colours_writes_a_versioned_profile(
     report = json.loads(capsys.readouterr().out)
     assert report["complete"] is True
     assert [t["color"] for t in report["tiles"]] == list(reversed(CLASSIC.names))
+
+
+def test_colours_from_an_iphone_heic_photo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    img, _ = paint_line([CLASSIC.rgb[n] for n in CLASSIC.names], cast=CASTS["cool"], seed=5)
+    photo = tmp_path / "IMG_0002.HEIC"
+    photo.write_bytes(heic_bytes(img, quality=95))
+    out = tmp_path / "profile.json"
+    assert main(["calibrate", "colours", str(photo), "--out", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["complete"] is True
+    assert [t["color"] for t in report["tiles"]] == list(CLASSIC.names)
+    assert load_profile(out).palette.calibrated
 
 
 def test_missing_colour_exits_1_and_keeps_the_old_profile(

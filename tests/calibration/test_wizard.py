@@ -12,6 +12,7 @@ import pytest
 
 from calibration.profile import Palette, load_profile
 from scorer.model import Board, Shape, Tile
+from tests.vision.test_imagefile import heic_bytes
 
 from .conftest import Client
 from .synth import CASTS, paint_line
@@ -63,8 +64,10 @@ def test_save_is_gated_on_coverage(client: Client, tmp_path: Path) -> None:
     assert r.get_json()["error"] == "coverage_incomplete"
     assert "no clean samples for 'purple'" in r.get_json()["message"]
     assert not (tmp_path / "profile.json").exists()
-    # a complete line: saved, and the state shows it
-    r = client.post("/calibrate/api/colours", data={"image": (_line_png(), "line.png")})
+    # a complete line: saved, and the state shows it (sent as an iPhone's HEIC photo)
+    img = cv2.imdecode(np.frombuffer(_line_png().getvalue(), np.uint8), cv2.IMREAD_COLOR)
+    heic = io.BytesIO(heic_bytes(img, quality=95))
+    r = client.post("/calibrate/api/colours", data={"image": (heic, "IMG_0001.HEIC")})
     assert r.get_json()["complete"] is True
     r = client.post("/calibrate/api/save")
     assert r.status_code == 200, r.get_json()
