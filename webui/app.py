@@ -111,6 +111,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.extensions["tabletally"] = st
 
+    @app.before_request
+    def _upload_limit() -> None:
+        # a view may accept more than ``max_upload_bytes`` (the calibration page's original
+        # phone photo, :func:`webui.calibrate.api_photo`); set before CSRFProtect, whose
+        # check reads the form and so parses the body against the limit
+        view = app.view_functions.get(request.endpoint or "")
+        limit = getattr(view, "max_upload_bytes", None)
+        if limit is not None:
+            request.max_content_length = int(limit)
+
     CSRFProtect(app)
 
     from webui.api import bp as api_bp
@@ -172,9 +182,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         status = e.code or 500
         code = (e.name or "error").lower().replace(" ", "_")
         if status == 413:
-            return _error(
-                413, "too_large", f"request body larger than {settings.max_upload_bytes} bytes"
-            )
+            limit = request.max_content_length or settings.max_upload_bytes
+            return _error(413, "too_large", f"request body larger than {limit} bytes")
         if _is_api():
             return _error(status, code, e.description or e.name)
         return render_template(

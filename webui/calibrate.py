@@ -112,6 +112,11 @@ def _handle(e: _Error) -> tuple[Response, int]:
 @bp.errorhandler(HTTPException)
 def _handle_http(e: HTTPException) -> tuple[Response, int]:
     code = e.code or 500
+    if code == 413:  # as the app's own handler says it (webui.app), with this view's limit
+        limit = request.max_content_length
+        return jsonify(
+            {"error": "too_large", "message": f"request body larger than {limit} bytes"}
+        ), 413
     return jsonify(
         {"error": (e.name or "error").lower().replace(" ", "_"), "message": e.description or ""}
     ), code
@@ -461,6 +466,37 @@ def camera_frame() -> Response:
     resp = Response(buf.tobytes(), mimetype="image/jpeg")
     resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+#: Largest original photo :func:`api_photo` takes, bytes: a phone's HEIC is 2-6 MB at 12-24 MP,
+#: a 48 MP JPEG up to about 20 MB (every other upload stays under ``max_upload_bytes``).
+PHOTO_MAX_BYTES = 32 * 1024 * 1024
+#: Longest side of the JPEG :func:`api_photo` returns, px: the page's own limit for uploads
+#: (``MAX_SIDE`` in ``calibrate.js``).
+PHOTO_MAX_SIDE = 1600
+
+
+@bp.post("/api/photo")
+def api_photo() -> Response:
+    """A photo the browser cannot show itself (an iPhone's HEIC outside Safari), as an upright
+    JPEG at most :data:`PHOTO_MAX_SIDE` px on its longer side (multipart ``image``, up to
+    :data:`PHOTO_MAX_BYTES`); 400 JSON ``bad_image`` when no decoder reads it, 413 JSON when
+    larger."""
+    image = _upload_image()
+    h, w = image.shape[:2]
+    k = min(1.0, PHOTO_MAX_SIDE / max(h, w))
+    if k < 1.0:
+        size = (max(1, round(w * k)), max(1, round(h * k)))
+        image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise _Error(500, "encode_failed", "could not encode the photo")
+    resp = Response(buf.tobytes(), mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+api_photo.max_upload_bytes = PHOTO_MAX_BYTES  # type: ignore[attr-defined]
 
 
 @bp.get("/markers.pdf")

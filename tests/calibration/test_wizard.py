@@ -93,6 +93,42 @@ def test_errors_are_json(client: Client) -> None:
     assert r.status_code == 409 and r.get_json()["error"] == "nothing_to_save"
 
 
+def test_a_photo_the_browser_cannot_show_comes_back_as_an_upright_jpeg(client: Client) -> None:
+    """``/calibrate/api/photo``: the page sends a photo its browser cannot decode (an iPhone's
+    HEIC outside Safari) and gets it back as a JPEG it can show, upright and at most 1600 px
+    on its longer side. It alone takes a phone's original file (over the 1 MiB limit)."""
+    rng = np.random.default_rng(6)
+    sensor = cv2.GaussianBlur(rng.integers(0, 256, (1800, 2400, 3), dtype=np.uint8), (0, 0), 2)
+    sensor[:300, :500] = (0, 0, 255)  # red in the sensor's top-left corner
+    heic = heic_bytes(sensor, quality=60, orientation=6)  # held turned: view it turned 90°
+    r = client.post("/calibrate/api/photo", data={"image": (io.BytesIO(heic), "IMG_0003.HEIC")})
+    assert r.status_code == 200 and r.mimetype == "image/jpeg", r.get_data()[:200]
+    got = cv2.imdecode(np.frombuffer(r.get_data(), np.uint8), cv2.IMREAD_COLOR)
+    assert got.shape == (1600, 1200, 3)  # 2400 x 1800 turned upright, then scaled by 2/3
+    upright = cv2.resize(
+        cv2.rotate(sensor, cv2.ROTATE_90_CLOCKWISE), (1200, 1600), interpolation=cv2.INTER_AREA
+    )
+    assert float(np.abs(got.astype(np.int16) - upright.astype(np.int16)).mean()) < 8.0
+    # a phone's original size: over the app's 1 MiB limit, which the other uploads keep
+    big = _png(rng.integers(0, 256, (1000, 1000, 3), dtype=np.uint8)).getvalue()
+    assert 1024 * 1024 < len(big) < 32 * 1024 * 1024
+    r = client.post("/calibrate/api/photo", data={"image": (io.BytesIO(big), "big.png")})
+    assert r.status_code == 200 and r.mimetype == "image/jpeg"
+    r = client.post("/calibrate/api/colours", data={"image": (io.BytesIO(big), "big.png")})
+    assert r.status_code == 413 and r.get_json() == {
+        "error": "too_large",
+        "message": f"request body larger than {1024 * 1024} bytes",
+    }
+    huge = io.BytesIO(bytes(33 * 1024 * 1024))
+    r = client.post("/calibrate/api/photo", data={"image": (huge, "huge.heic")})
+    assert r.status_code == 413 and r.get_json() == {
+        "error": "too_large",
+        "message": f"request body larger than {32 * 1024 * 1024} bytes",
+    }
+    r = client.post("/calibrate/api/photo", data={"image": (io.BytesIO(heic[:500]), "cut.heic")})
+    assert r.status_code == 400 and r.get_json()["error"] == "bad_image"
+
+
 def test_clicked_corners_store_geometry(client: Client, tmp_path: Path) -> None:
     body = {
         "corners": [[10, 10], [600, 20], [620, 340], [5, 330]],
@@ -219,8 +255,11 @@ def test_wizard_in_a_real_browser(page: Any, live_server: Any, tmp_path: Path) -
 
     missing = tmp_path / "missing.png"
     missing.write_bytes(_line_png(missing_purple=True).getvalue())
-    good = tmp_path / "good.png"
-    good.write_bytes(_line_png().getvalue())
+    # the complete line as an iPhone's HEIC, which Chromium cannot decode: the page has the
+    # server convert it
+    good = tmp_path / "IMG_0004.HEIC"
+    line = cv2.imdecode(np.frombuffer(_line_png().getvalue(), np.uint8), cv2.IMREAD_COLOR)
+    good.write_bytes(heic_bytes(line, quality=95))
     page.goto(f"{live_server.url}/calibrate")
     expect(page.locator("#save")).to_be_disabled()
     page.select_option("#order", "palette")
@@ -230,7 +269,9 @@ def test_wizard_in_a_real_browser(page: Any, live_server: Any, tmp_path: Path) -
     expect(page.locator("#message")).to_contain_text("no clean samples for 'purple'")
     expect(page.locator("#coverage li.missing")).to_have_count(1)
     expect(page.locator("#save")).to_be_disabled()
-    page.set_input_files("#photo", str(good))
+    with page.expect_response("**/calibrate/api/photo") as converted:
+        page.set_input_files("#photo", str(good))
+    assert converted.value.status == 200
     expect(page.locator("#message")).to_contain_text("Photo ready")
     page.click("#learn")
     expect(page.locator("#coverage li.ok")).to_have_count(6)

@@ -92,7 +92,27 @@
     $("profile-file").textContent = s.profile_path;
   }
 
-  function loadPhoto(file) {
+  // A photo this browser cannot decode (an iPhone's HEIC outside Safari): the server turns it
+  // into an upright JPEG, which is then loaded as any photo.
+  async function convertPhoto(file) {
+    say("Converting the photo…");
+    try {
+      const fd = new FormData();
+      fd.append("image", file, file.name || "photo");
+      const r = await fetch(root.dataset.photo, {
+        method: "POST", body: fd, credentials: "same-origin",
+        headers: { "X-CSRFToken": csrf, "Accept": "application/json" },
+      });
+      if (!r.ok) {
+        let msg = "HTTP " + r.status;
+        try { msg = (await r.json()).message || msg; } catch (e) { /* not JSON */ }
+        throw new Error(msg);
+      }
+      loadPhoto(await r.blob(), true);
+    } catch (err) { say("That file is not a photo tabletally can read (" + err.message + ").", true); }
+  }
+
+  function loadPhoto(file, converted) {
     const url = URL.createObjectURL(file);
     const img = new Image();
     img.onload = function () {
@@ -108,7 +128,11 @@
         say("Photo ready (" + w + "×" + h + "). Press Learn colours.");
       }, "image/jpeg", 0.92);
     };
-    img.onerror = function () { say("That file is not an image this browser can read.", true); };
+    img.onerror = function () {
+      URL.revokeObjectURL(url);
+      if (converted) say("That file is not an image this browser can read.", true);
+      else convertPhoto(file);
+    };
     img.src = url;
   }
 
