@@ -17,7 +17,7 @@ from PIL import Image as PILImage
 from vision.evaluate import random_board
 from vision.imagefile import decode_image, is_heif
 from vision.render import PRESETS, render
-from vision.sources import FrameSource, SourceEnded, SourceSettings
+from vision.sources import FrameSource, SourceSettings
 from webui.cli import main
 
 
@@ -120,16 +120,8 @@ def test_a_folder_of_heic_photos_is_a_frame_source(
     (tmp_path / "c.jpg").write_bytes(heic)  # renamed on the way; the content decides
     (tmp_path / "d.heic").write_bytes(heic[:100])  # cut short: skipped, counted
     src = FrameSource(tmp_path, SourceSettings())
-    frames = []
     try:
-        src.start()
-        while True:
-            try:
-                f = src.read(timeout=10)
-            except SourceEnded:
-                break
-            if f is not None:
-                frames.append(f)
+        frames = list(src)  # every frame until the folder ends
     finally:
         src.close()
     assert [f.name for f in frames] == ["a.heic", "b.HEIF", "c.jpg"]
