@@ -66,6 +66,13 @@ def _error(status: int, code: str, message: str) -> Response:
     return resp
 
 
+def too_large() -> Response:
+    """413 JSON naming the body limit of this request: ``MAX_CONTENT_LENGTH``
+    (``WebSettings.max_upload_bytes``), or a view's own ``max_upload_bytes``."""
+    limit = request.max_content_length
+    return _error(413, "too_large", f"request body larger than {limit} bytes")
+
+
 def pin_ok(st: WebState) -> bool:
     """True when no PIN is configured or this request/session has given it."""
     if not st.pin:
@@ -182,8 +189,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         status = e.code or 500
         code = (e.name or "error").lower().replace(" ", "_")
         if status == 413:
-            limit = request.max_content_length or settings.max_upload_bytes
-            return _error(413, "too_large", f"request body larger than {limit} bytes")
+            return too_large()
         if _is_api():
             return _error(status, code, e.description or e.name)
         return render_template(

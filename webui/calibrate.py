@@ -112,11 +112,10 @@ def _handle(e: _Error) -> tuple[Response, int]:
 @bp.errorhandler(HTTPException)
 def _handle_http(e: HTTPException) -> tuple[Response, int]:
     code = e.code or 500
-    if code == 413:  # as the app's own handler says it (webui.app), with this view's limit
-        limit = request.max_content_length
-        return jsonify(
-            {"error": "too_large", "message": f"request body larger than {limit} bytes"}
-        ), 413
+    if code == 413:  # as the app's own handler says it, with this view's limit
+        from webui.app import too_large
+
+        return too_large(), 413
     return jsonify(
         {"error": (e.name or "error").lower().replace(" ", "_"), "message": e.description or ""}
     ), code
