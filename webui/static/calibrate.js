@@ -26,7 +26,8 @@
     m.classList.toggle("error", !!isError);
   }
 
-  async function call(url, body, isJson) {
+  // GET (no body) or POST with the CSRF header; a failed request throws the server's message
+  async function send(url, body, isJson) {
     const headers = { "X-CSRFToken": csrf, "Accept": "application/json" };
     const opts = { method: body === undefined ? "GET" : "POST", headers: headers,
                    credentials: "same-origin" };
@@ -35,10 +36,17 @@
       else opts.body = body;
     }
     const r = await fetch(url, opts);
-    let data = null;
-    try { data = await r.json(); } catch (e) { data = null; }
-    if (!r.ok) throw new Error((data && data.message) || ("HTTP " + r.status));
-    return data;
+    if (!r.ok) {
+      let msg = "HTTP " + r.status;
+      try { msg = (await r.json()).message || msg; } catch (e) { /* not JSON */ }
+      throw new Error(msg);
+    }
+    return r;
+  }
+
+  async function call(url, body, isJson) {
+    const r = await send(url, body, isJson);
+    try { return await r.json(); } catch (e) { return null; }
   }
 
   function scale() { return photo ? canvas.width / photo.w : 1; }
@@ -99,15 +107,7 @@
     try {
       const fd = new FormData();
       fd.append("image", file, file.name || "photo");
-      const r = await fetch(root.dataset.photo, {
-        method: "POST", body: fd, credentials: "same-origin",
-        headers: { "X-CSRFToken": csrf, "Accept": "application/json" },
-      });
-      if (!r.ok) {
-        let msg = "HTTP " + r.status;
-        try { msg = (await r.json()).message || msg; } catch (e) { /* not JSON */ }
-        throw new Error(msg);
-      }
+      const r = await send(root.dataset.photo, fd);
       loadPhoto(await r.blob(), true);
     } catch (err) { say("That file is not a photo tabletally can read (" + err.message + ").", true); }
   }
@@ -156,12 +156,7 @@
   if ($("grab")) {
     $("grab").addEventListener("click", async function () {
       try {
-        const r = await fetch(root.dataset.frame, { credentials: "same-origin" });
-        if (!r.ok) {
-          let msg = "HTTP " + r.status;
-          try { msg = (await r.json()).message || msg; } catch (e) { /* not JSON */ }
-          throw new Error(msg);
-        }
+        const r = await send(root.dataset.frame);
         loadPhoto(await r.blob());
       } catch (err) { say(err.message, true); }
     });
