@@ -38,7 +38,7 @@ from calibration.markers import (
     marker_sheet_pdf,
 )
 from calibration.profile import Palette, Profile, ProfileError, load_profile, save_profile
-from vision.imagefile import decode_image
+from vision.cli import ImageReadError, read_image
 from webui.cli import CLIError
 
 __all__ = ["register"]
@@ -132,15 +132,12 @@ def register(subparsers: Any) -> None:
 
 # ------------------------------------------------------------------------------------ helpers
 def _read_image(path: str) -> npt.NDArray[np.uint8]:
-    if not Path(path).is_file():
-        raise CLIError(f"{path}: no such image", 2)
+    """The photo at ``path``, read as ``detect`` reads it (:func:`vision.cli.read_image`: a
+    truncated or oversized file is refused, not calibrated from)."""
     try:
-        img = decode_image(Path(path).read_bytes())
-    except OSError as e:
-        raise CLIError(f"{path}: cannot read ({e.strerror or e})", 2) from None
-    if img is None:
-        raise CLIError(f"{path}: cannot read image (not a JPEG/PNG/HEIC/... file?)", 2)
-    return img
+        return read_image(path)
+    except ImageReadError as e:
+        raise CLIError(f"{path}: cannot read image: {e}", 2) from None
 
 
 def _load(path: str | None) -> Profile:

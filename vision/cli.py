@@ -23,17 +23,10 @@ from numpy.typing import NDArray
 from calibration.profile import Profile, ProfileError, load_profile
 from scorer.rules import describe_tile
 from vision.detect import DetectInputError, detect, draw_overlay
-from vision.imagefile import decode_image
+from vision.imagefile import ImageError, decode_image
 from vision.observation import Observation
 
 __all__ = ["read_image", "register", "run"]
-
-#: A JPEG's main image ends with the EOI marker; a file cut short lacks it (decoders fill the
-#: rest with grey and succeed silently, so the check is explicit). PNGs end with IEND.
-_JPEG_SOI = b"\xff\xd8"
-_JPEG_EOI = b"\xff\xd9"
-_PNG_SIG = b"\x89PNG\r\n\x1a\n"
-_PNG_IEND = b"IEND\xaeB`\x82"
 
 
 class ImageReadError(ValueError):
@@ -42,11 +35,11 @@ class ImageReadError(ValueError):
 
 def read_image(path: str | Path) -> NDArray[np.uint8]:
     """Read an image file as ``(H, W, 3)`` uint8 BGR, upright (JPEG, PNG, BMP, WebP, TIFF, and
-    iPhones' HEIC: :func:`vision.imagefile.decode_image`).
+    iPhones' HEIC: :func:`vision.imagefile.decode_image`, which also says why a file is refused).
 
     Raises:
-        ImageReadError: missing/unreadable file, empty file, truncated JPEG/PNG, or data
-            that no decoder accepts.
+        ImageReadError: missing/unreadable file, empty file, truncated JPEG/PNG, a picture over
+            :data:`vision.imagefile.MAX_PIXELS`, or data that no decoder accepts.
     """
     p = Path(path)
     try:
@@ -59,18 +52,10 @@ def read_image(path: str | Path) -> NDArray[np.uint8]:
         raise ImageReadError(f"cannot read ({e.strerror or e})") from None
     except ValueError as e:  # a name no file can have (an embedded NUL byte)
         raise ImageReadError(f"cannot read ({e})") from None
-    if not data:
-        raise ImageReadError("empty file")
-    # the last end-of-image marker must be in the second half: an EXIF thumbnail has its own
-    # EOI near the start, and some phones append data after the main image's EOI
-    if data.startswith(_JPEG_SOI) and data.rfind(_JPEG_EOI) < len(data) // 2:
-        raise ImageReadError("truncated JPEG (no end-of-image marker)")
-    if data.startswith(_PNG_SIG) and _PNG_IEND not in data[-64:]:
-        raise ImageReadError("truncated PNG (no IEND chunk)")
-    img = decode_image(data)
-    if img is None:
-        raise ImageReadError("not a readable image (unknown format or corrupt data)")
-    return img
+    try:
+        return decode_image(data)
+    except ImageError as e:
+        raise ImageReadError(str(e)) from None
 
 
 def _tile_json(obs: Observation) -> list[dict[str, Any]]:

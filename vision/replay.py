@@ -1,11 +1,12 @@
-"""``tabletally replay``: track a recorded game (a video file or a folder of photos) and score it.
+"""``tabletally replay``: track a recorded game (a video file, a folder of photos or one photo)
+and score it.
 
 INTERFACES.md "CLI"::
 
     tabletally replay SOURCE [--players N | --names A,B,..] [--stills] [--setup first-frame]
                       [--profile FILE] [--json] [--record OUT.json]
 
-- SOURCE: a video file or a folder of images (taken in name order);
+- SOURCE: a video file, a folder of images (taken in name order) or one image;
 - ``--stills``: every frame is a settled board (one photo per turn);
 - ``--setup first-frame``: the tiles of the first settled board were on the table before
   tracking began (not a move); default: the game starts on an empty table;
@@ -41,7 +42,7 @@ def register(subparsers: Any) -> None:
         description="Track a recorded game from a video file or a folder of photos (name "
         "order): detect the tiles in every frame, notice each settled move, score it.",
     )
-    p.add_argument("source", metavar="SOURCE", help="video file or folder of images")
+    p.add_argument("source", metavar="SOURCE", help="video file, folder of images or one image")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--players", type=int, metavar="N", help="number of players (default 2)")
     who.add_argument("--names", metavar="A,B,..", help="player names in seat order")
@@ -120,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
     players = _players(args)
     if not 1 <= args.first <= len(players):
         raise CLIError(f"--first {args.first}: expected 1..{len(players)}")
-    if source_kind(args.source) not in ("file", "folder"):
-        raise CLIError(f"{args.source}: replay reads a video file or a folder of images")
+    if source_kind(args.source) not in ("file", "folder", "image"):
+        raise CLIError(f"{args.source}: replay reads a video file, an image folder or an image")
     try:
         source = FrameSource(args.source, SourceSettings())
     except SourceError as e:

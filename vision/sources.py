@@ -1,4 +1,5 @@
-"""Frame sources: a camera index, a video file, a folder of images or an HTTP/RTSP stream URL.
+"""Frame sources: a camera index, a video file, a folder of images, a single image (one frame:
+a phone photo) or an HTTP/RTSP stream URL.
 
 Issue 4, "Frame sources". Every kind goes through OpenCV (a folder's images through
 :func:`vision.imagefile.decode_image`: OpenCV, and libheif for iPhones' HEIC) and
@@ -44,7 +45,7 @@ from typing import Any, Literal, cast
 import cv2
 import numpy as np
 
-from vision.imagefile import IMAGE_SUFFIXES, decode_image
+from vision.imagefile import IMAGE_SUFFIXES, ImageError, decode_image
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -60,7 +61,7 @@ __all__ = [
 ]
 
 Image = np.ndarray[Any, np.dtype[np.uint8]]
-SourceKind = Literal["camera", "file", "folder", "stream"]
+SourceKind = Literal["camera", "file", "folder", "image", "stream"]
 SourceState = Literal["connecting", "live", "stalled", "lost", "ended", "closed"]
 
 
@@ -153,7 +154,8 @@ class SourceHealth:
         last_frame_age_s: seconds since the last good frame (``None`` before the first).
         lost_since: wall-clock time the source stopped delivering, or ``None`` while live.
         frames: good frames delivered so far.
-        skipped: frames dropped, by reason (``truncated``, ``unreadable``, ``black``,
+        skipped: frames dropped, by reason (``truncated``, ``unreadable``, ``too_large``
+            (an image file over :data:`vision.imagefile.MAX_PIXELS`), ``black``,
             ``overexposed``, ``blank``).
         reconnects: connections reopened after a loss.
         message: a one-line human summary, e.g. ``"camera lost since 12:03"``.
@@ -211,14 +213,25 @@ def frame_problem(
     return None
 
 
-def _jpeg_truncated(data: bytes) -> bool:
-    """A JPEG file without its end-of-image marker (FF D9), trailing padding ignored."""
-    return data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00\r\n ").endswith(b"\xff\xd9")
+def _read_still(path: Path) -> Image | str:
+    """A folder's image file decoded, or the reason it is skipped (a
+    :attr:`SourceHealth.skipped` key: ``unreadable``, ``truncated``, ``too_large``)."""
+    try:
+        return decode_image(path.read_bytes())
+    except OSError:
+        return "unreadable"
+    except ImageError as e:  # an empty file counts as unreadable
+        return "unreadable" if e.problem == "empty" else e.problem
 
 
 def source_kind(spec: str | int | os.PathLike[str]) -> SourceKind:
     """Classify a source spec: an int or digit string is a camera index, a URL a stream, an
-    existing folder a folder, anything else a video file.
+    existing folder a folder, a file named like a still image (:data:`IMAGE_SUFFIXES`) an image,
+    anything else a video file.
+
+    A still image is read by :func:`vision.imagefile.decode_image`, like a folder's images, not
+    by OpenCV's video backend: FFmpeg opens a single JPEG as a one-frame video but ignores its
+    EXIF orientation (a portrait phone photo came out lying on its side) and cannot read HEIC.
     """
     if isinstance(spec, int):
         return "camera"
@@ -229,6 +242,8 @@ def source_kind(spec: str | int | os.PathLike[str]) -> SourceKind:
         return "stream"
     if Path(text).is_dir():
         return "folder"
+    if Path(text).suffix.lower() in IMAGE_SUFFIXES:
+        return "image"
     return "file"
 
 
@@ -236,12 +251,14 @@ class FrameSource:
     """Frames from one source, read by a background thread (see the module docstring).
 
     Args:
-        spec: camera index (``0`` or ``"0"``), video file, image folder or stream URL.
+        spec: camera index (``0`` or ``"0"``), video file, image folder, image file (one frame)
+            or stream URL.
         settings: timeouts and thresholds.
 
     Raises:
         SourceError: a file/folder that does not exist, a folder with no images, a video file
-            OpenCV cannot open (checked at construction so the CLI can say so at once).
+            OpenCV cannot open, an image file that cannot be decoded (checked at construction
+            so the CLI can say so at once).
     """
 
     def __init__(
@@ -252,6 +269,7 @@ class FrameSource:
         self.settings = settings
         self.live = self.kind in ("camera", "stream")
         self._files: list[Path] = []
+        self._decoded: dict[Path, Image] = {}  # a single image, decoded at construction
         self.fps: float | None = None
         self.frame_count: int | None = None
         if self.kind == "folder":
@@ -263,6 +281,17 @@ class FrameSource:
                 raise SourceError(f"{folder}: no images ({', '.join(IMAGE_SUFFIXES)}) in folder")
             self.fps = settings.folder_fps
             self.frame_count = len(self._files)
+        elif self.kind == "image":
+            path = Path(str(self.spec))
+            if not path.is_file():
+                raise SourceError(f"{path}: no such file")
+            try:  # decoded now, so a broken photo is an error the CLI can show at once
+                self._decoded[path] = decode_image(path.read_bytes())
+            except (OSError, ImageError) as e:
+                raise SourceError(f"{path}: {getattr(e, 'strerror', None) or e}") from None
+            self._files = [path]  # read as a folder of one
+            self.fps = settings.folder_fps
+            self.frame_count = 1
         elif self.kind == "file":
             path = Path(str(self.spec))
             if not path.is_file():
@@ -472,7 +501,7 @@ class FrameSource:
 
     def _run(self, gen: int) -> None:
         try:
-            if self.kind == "folder":
+            if self.kind in ("folder", "image"):
                 self._run_folder(gen)
             else:
                 self._run_capture(gen)
@@ -492,18 +521,14 @@ class FrameSource:
                 return
             t = i / fps
             self._pace(t)
-            try:
-                data = path.read_bytes()
-            except OSError:
-                self._skip("unreadable")
+            decoded = self._decoded.pop(path, None)
+            image = decoded if decoded is not None else _read_still(path)
+            if isinstance(image, str):
+                self._skip(image)
                 continue
-            if _jpeg_truncated(data):
-                self._skip("truncated")
-                continue
-            image = decode_image(data)
             problem = frame_problem(image, self.settings)
-            if problem is not None or image is None:
-                self._skip(problem or "unreadable")
+            if problem is not None:
+                self._skip(problem)
                 continue
             self._good(gen, Frame(i, t, image, path.name))
         with self._lock:

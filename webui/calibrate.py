@@ -77,7 +77,7 @@ from calibration.profile import (
     rgb_to_hex,
     save_profile,
 )
-from vision.imagefile import decode_image
+from vision.imagefile import ImageError, decode_image
 
 __all__ = ["CalibrationState", "bp", "profile_path"]
 
@@ -156,11 +156,10 @@ def _upload_image() -> npt.NDArray[np.uint8]:
     f = request.files.get("image")
     if f is None:
         raise _Error(400, "no_image", "send the photo as the multipart field 'image'")
-    data = f.read()
-    img = decode_image(data)
-    if img is None:
-        raise _Error(400, "bad_image", f"{f.filename or 'upload'}: not a readable image")
-    return img
+    try:
+        return decode_image(f.read())
+    except ImageError as e:
+        raise _Error(400, "bad_image", f"{f.filename or 'upload'}: {e}") from None
 
 
 def _palette(default: Palette) -> Palette:

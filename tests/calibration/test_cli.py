@@ -109,6 +109,12 @@ def test_line_not_found_and_bad_inputs(tmp_path: Path, capsys: pytest.CaptureFix
     junk.write_bytes(b"not an image")
     assert main(["calibrate", "colours", str(junk), "--out", str(out)]) == 2
     assert "cannot read image" in capsys.readouterr().err
+    cut = tmp_path / "cut.jpg"  # a copy interrupted: decoders would fill its rest with grey
+    whole = _line_file(tmp_path, [CLASSIC.rgb[n] for n in CLASSIC.names], "whole.jpg", seed=5)
+    cut.write_bytes(whole.read_bytes()[:-200])
+    assert main(["calibrate", "colours", str(cut), "--out", str(out)]) == 2
+    assert f"{cut}: cannot read image: truncated JPEG" in capsys.readouterr().err
+    assert not out.exists()
     assert (
         main(["calibrate", "colours", str(img), "--out", str(out), "--palette", "red,magenta"]) == 2
     )

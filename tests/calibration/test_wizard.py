@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +129,34 @@ def test_a_photo_the_browser_cannot_show_comes_back_as_an_upright_jpeg(client: C
     }
     r = client.post("/calibrate/api/photo", data={"image": (io.BytesIO(heic[:500]), "cut.heic")})
     assert r.status_code == 400 and r.get_json()["error"] == "bad_image"
+
+
+def test_uploads_are_checked_by_their_headers_before_decoding(client: Client) -> None:
+    """A PNG of 20 kB declaring 30,000 x 30,000 pixels (2.7 GB decoded) is refused by its
+    header, and a JPEG cut short is refused rather than read with its lower half grey; each
+    answer names the file and the reason, which the page shows."""
+    w = h = 30_000
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+    idat = zlib.compress(bytes(100_000), 9)
+    bomb = b"\x89PNG\r\n\x1a\n" + b"".join(
+        struct.pack(">I", len(b)) + k + b + struct.pack(">I", zlib.crc32(k + b))
+        for k, b in ((b"IHDR", ihdr), (b"IDAT", idat), (b"IEND", b""))
+    )
+    for url in ("/calibrate/api/photo", "/calibrate/api/colours"):
+        r = client.post(url, data={"image": (io.BytesIO(bomb), "bomb.png")})
+        assert r.status_code == 400 and r.get_json() == {
+            "error": "bad_image",
+            "message": "bomb.png: 30000 x 30000 pixels (900 MP) is more than the 268 MP "
+            "tabletally decodes",
+        }
+    ok, jpg = cv2.imencode(".jpg", np.full((200, 300, 3), 128, np.uint8))
+    assert ok
+    cut = jpg.tobytes()[: len(jpg) * 2 // 3]
+    r = client.post("/calibrate/api/colours", data={"image": (io.BytesIO(cut), "line.jpg")})
+    assert r.status_code == 400 and r.get_json() == {
+        "error": "bad_image",
+        "message": "line.jpg: truncated JPEG (no end-of-image marker)",
+    }
 
 
 def test_clicked_corners_store_geometry(client: Client, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image as PILImage
 
 from vision.evaluate import random_board
-from vision.imagefile import decode_image, is_heif
+from vision.imagefile import ImageError, decode_image, is_heif
 from vision.render import PRESETS, render
 from vision.sources import FrameSource, SourceSettings
 from webui.cli import main
@@ -53,7 +53,7 @@ def test_heic_decodes_to_the_same_picture_as_the_original(scene: dict[str, objec
     data = scene["heic"].read_bytes()
     assert is_heif(data) and not is_heif(Path(str(scene["png"])).read_bytes())
     img = decode_image(data)
-    assert img is not None and img.dtype == np.uint8 and img.shape == original.shape
+    assert img.dtype == np.uint8 and img.shape == original.shape
     # HEVC at quality 90 and 4:2:0 chroma: close to the original, not equal to it
     diff = np.abs(img.astype(np.int16) - original.astype(np.int16))
     assert float(diff.mean()) < 4.0 and float(np.percentile(diff, 99)) < 40
@@ -87,7 +87,7 @@ def test_a_photo_taken_with_the_phone_turned_comes_out_upright(orientation: int,
     sensor[:30, :50] = (0, 0, 255)  # a red block in the sensor's top-left corner
     img = decode_image(heic_bytes(sensor, orientation=orientation))
     upright = cv2.rotate(sensor, turn)
-    assert img is not None and img.shape == upright.shape
+    assert img.shape == upright.shape
     assert float(np.abs(img.astype(np.int16) - upright.astype(np.int16)).mean()) < 6.0
 
 
@@ -101,7 +101,10 @@ def test_broken_heic_files_are_one_line_errors_and_the_others_still_read(
     head.write_bytes(data[:16])  # a HEIF signature and nothing more
     mp4 = tmp_path / "clip.heic"  # an ISO BMFF file that is no HEIF (an MP4's ftyp)
     mp4.write_bytes(b"\x00\x00\x00\x18ftypisom\x00\x00\x02\x00isomiso2" + bytes(64))
-    assert decode_image(cut.read_bytes()) is None and decode_image(mp4.read_bytes()) is None
+    for broken in (cut, mp4):
+        with pytest.raises(ImageError, match="not a readable image") as e:
+            decode_image(broken.read_bytes())
+        assert e.value.problem == "unreadable"
     code = main(["detect", str(cut), str(scene["heic"]), str(head), str(mp4), "--json"])
     assert code == 1
     out = json.loads(capsys.readouterr().out)
