@@ -143,7 +143,14 @@ def test_replay_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     assert cli_main(["replay", str(tmp_path), "--players", "9"]) == 2
     assert "--players 9" in capsys.readouterr().err
     assert cli_main(["replay", "http://127.0.0.1:9/video"]) == 2
-    assert "video file or a folder" in capsys.readouterr().err
+    assert "replay reads a video file, an image folder or an image" in capsys.readouterr().err
+    cut = tmp_path / "turn.jpg"
+    cut.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")  # a photo's first bytes only
+    assert cli_main(["replay", str(cut)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"tabletally replay: {cut}: truncated JPEG (no end-of-image marker)\n"
+    )
 
 
 def test_stills_folder_with_corrupt_black_and_overexposed_frames(
