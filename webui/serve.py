@@ -29,12 +29,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
-
-from flask import Flask
-from werkzeug.serving import BaseWSGIServer, make_server
+from typing import TYPE_CHECKING, Any
 
 from webui.cli import CLIError
+
+if TYPE_CHECKING:  # Flask is imported when a server starts: `tabletally detect` never needs it
+    from flask import Flask
+    from werkzeug.serving import BaseWSGIServer
 
 __all__ = ["ServerThread", "register", "run"]
 
@@ -51,6 +52,8 @@ class ServerThread:
         if quiet:  # no line per request (the SSE/MJPEG clients make many); errors still show
             logging.getLogger("werkzeug").setLevel(logging.WARNING)
         self.app = app
+        from werkzeug.serving import make_server
+
         self.server: BaseWSGIServer = make_server(host, port, app, threaded=True)
         self.server.daemon_threads = True  # type: ignore[attr-defined]
         # ... and :meth:`stop` does not wait for them: a client's stream blocked on a slow
