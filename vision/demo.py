@@ -44,6 +44,7 @@ from scorer.game import Event, Game, Place
 from scorer.model import Board, Pos
 from scorer.moves import random_game
 from scorer.store import decode_event, encode_event
+from vision.diskcache import cache_dir
 from vision.observation import Observation
 from vision.render import (
     CLUTTER_RADIUS_MM,
@@ -431,15 +432,6 @@ class DemoVideo:
     fps: float
     ui_events: dict[int, tuple[int, Event]]
     settle_frames: dict[int, int]
-
-
-def cache_dir() -> Path:
-    """``$TABLETALLY_CACHE`` or ``$XDG_CACHE_HOME/tabletally`` (default ``~/.cache/tabletally``)."""
-    env = os.environ.get("TABLETALLY_CACHE")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tabletally"
 
 
 def _load_meta(path: Path, video: Path) -> DemoVideo:

@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorer.model import Shape
+from vision.diskcache import disk_cached
 from vision.scratch import scratch
 
 __all__ = [
@@ -789,6 +790,7 @@ def axis_peakedness(profiles: NDArray[np.float64], max_shift: int = 2) -> NDArra
 
 
 @lru_cache(maxsize=8)
+@disk_cached
 def _prototypes(
     bins: int, blurs: tuple[float, ...]
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -853,6 +855,7 @@ def _prototype_peakedness(
 
 
 @lru_cache(maxsize=4)
+@disk_cached
 def _template_bank(
     p: int,
     scales: tuple[float, ...],
