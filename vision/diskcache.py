@@ -12,7 +12,8 @@ blur). Editing the module or upgrading either library makes new files, so a stal
 never read. A file that cannot be read (cut short by a crash, another version's) is drawn again
 and replaced; a cache directory that cannot be written leaves the arrays drawn per process.
 Files are written to a temporary name and renamed, so two processes starting together do not
-read each other's half-written file.
+read each other's half-written file. Each function keeps its :data:`KEEP` most recently used
+files (a read marks a file used), so upgrades do not pile up old templates.
 
 The directory is :func:`cache_dir`, which the demo video shares: ``$TABLETALLY_CACHE``, else
 ``$XDG_CACHE_HOME/tabletally``, else ``~/.cache/tabletally``. The arrays take about 6 MB.
@@ -36,7 +37,11 @@ from typing import Any, TypeVar, cast
 import cv2
 import numpy as np
 
-__all__ = ["cache_dir", "disk_cached"]
+__all__ = ["KEEP", "cache_dir", "disk_cached"]
+
+#: Files kept per cached function: the settings in use, with room for a few others (tests and
+#: benchmarks try other patch sizes).
+KEEP = 8
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -103,6 +108,17 @@ def _write(folder: Path, path: Path, value: Any) -> None:
         raise
 
 
+def _prune(folder: Path, name: str) -> None:
+    """Delete all but the :data:`KEEP` most recently used files of function ``name``."""
+    files = []
+    for f in folder.glob(f"{name}-*.npz"):
+        with contextlib.suppress(OSError):  # another process may prune at the same time
+            files.append((f.stat().st_mtime, f))
+    for _, f in sorted(files, reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            f.unlink()
+
+
 def disk_cached(fn: F) -> F:
     """Keep ``fn``'s result on disk, keyed by its arguments and code (module docstring).
 
@@ -117,14 +133,19 @@ def disk_cached(fn: F) -> F:
         path = folder / f"{fn.__name__}-{_key(fn, args, kwargs)}.npz"
         if path.is_file():
             try:
-                return _read(path)
+                value = _read(path)
             except Exception:  # cut short, not a zip, a key missing: drawn again, replaced
                 pass
+            else:
+                with contextlib.suppress(OSError):
+                    os.utime(path)  # used now: the last to be pruned
+                return value
         value = fn(*args, **kwargs)
         for a in value if isinstance(value, tuple) else (value,):
             a.setflags(write=False)
         with contextlib.suppress(OSError):  # a read-only or full disk: drawn per process
             _write(folder, path, value)
+            _prune(folder, fn.__name__)
         return value
 
     return cast(F, wrapper)

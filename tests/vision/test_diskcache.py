@@ -3,6 +3,7 @@ the same readings either way, and a broken or unwritable cache never in the way.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -123,6 +124,29 @@ def test_the_key_follows_the_arguments_the_code_and_the_libraries(
     monkeypatch.undo()
     monkeypatch.setattr(diskcache.cv2, "__version__", "99.0.0")
     assert diskcache._key(fn, (64, (0.0, 0.02)), {}) != base
+
+
+def test_each_function_keeps_its_most_recently_used_files(cache: Path) -> None:
+    """An upgrade (or another setting) makes a new file; the least recently used beyond
+    ``KEEP`` go, and reading a file counts as using it."""
+    bins = shapes.ShapeSettings().bins
+    raw = shapes._prototypes.__wrapped__.__wrapped__  # type: ignore[attr-defined]
+    blurs = [(0.0, 0.01 * k) for k in range(1, diskcache.KEEP + 3)]
+
+    def file(b: tuple[float, float]) -> Path:
+        return cache / f"_prototypes-{diskcache._key(raw, (bins, b), {})}.npz"
+
+    for k, b in enumerate(blurs[: diskcache.KEEP]):
+        shapes._prototypes(bins, b)
+        os.utime(file(b), (1_000_000 + k, 1_000_000 + k))  # made in this order, long ago
+    shapes._prototypes.cache_clear()
+    shapes._prototypes(bins, blurs[0])  # read back: the oldest is now the newest
+    for b in blurs[diskcache.KEEP :]:
+        shapes._prototypes(bins, b)
+    kept = set(cache.glob("_prototypes-*.npz"))
+    assert kept == {file(b) for b in [blurs[0], *blurs[3:]]}
+    shapes._template_bank(24, (1.0,), (0.0,), (0.02,), 0.05, None)  # its own count
+    assert set(cache.glob("_prototypes-*.npz")) == kept
 
 
 def test_the_cache_folder_follows_the_environment(
