@@ -184,12 +184,9 @@ def test_a_single_photo_is_a_source_of_one_upright_frame(tmp_path: Path) -> None
     heic.write_bytes(heic_bytes(sensor, orientation=6))
     for path in (jpg, heic):
         assert source_kind(path) == "image"
-        src = FrameSource(path, SourceSettings())
-        try:
+        with FrameSource(path, SourceSettings()) as src:
             frames = list(src)
             health = src.health()
-        finally:
-            src.close()
         assert [f.name for f in frames] == [path.name] and src.frame_count == 1
         assert frames[0].image_bgr.shape == img.shape
         assert float(np.abs(frames[0].image_bgr.astype(int) - img.astype(int)).mean()) < 8
@@ -208,11 +205,8 @@ def test_a_folder_reads_motion_photos_and_counts_oversized_files(tmp_path: Path)
     (tmp_path / "b.png").write_bytes(_bomb_png(30_000, 30_000))
     (tmp_path / "c.jpg").write_bytes(JPEG_KINDS["exif thumbnail"](img)[:-300])
     (tmp_path / "d.png").write_bytes(b"")
-    src = FrameSource(tmp_path, SourceSettings())
-    try:
+    with FrameSource(tmp_path, SourceSettings()) as src:
         frames = list(src)
         health = src.health()
-    finally:
-        src.close()
     assert [f.name for f in frames] == ["a.jpg"]
     assert health.skipped == {"too_large": 1, "truncated": 1, "unreadable": 1}
