@@ -2,9 +2,9 @@
 
 The shape templates (:func:`vision.shapes._template_bank`, :func:`vision.shapes._prototypes`)
 are drawn from the prototype geometry, antialiased and blurred at every level the detector
-compares with: about 120 ms of the first ``detect`` in a process (``tabletally detect
+compares with: about 100 ms of the first ``detect`` in a process (``tabletally detect
 photo.jpg`` pays it on every call; a live camera or ``replay`` once). :func:`disk_cached` keeps
-them in ``.npz`` files, read back in about 2 ms.
+them in ``.npz`` files, read back in about 10 ms.
 
 A file's name is a hash of everything the arrays depend on: the function, its arguments, the
 source of the module that draws them, and the OpenCV and NumPy versions (their antialiasing and
@@ -18,7 +18,7 @@ files (a read marks a file used), so upgrades do not pile up old templates.
 The directory is :func:`cache_dir`, which the demo video shares: ``$TABLETALLY_CACHE``, else
 ``$XDG_CACHE_HOME/tabletally``, else ``~/.cache/tabletally``. The arrays take about 6 MB.
 
-(A general caching library such as ``joblib.Memory`` takes longer to import than the ~120 ms
+(A general caching library such as ``joblib.Memory`` takes longer to import than the ~90 ms
 saved, and hashes only the decorated function's own code, not the helpers that draw with it.)
 """
 
