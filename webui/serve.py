@@ -119,7 +119,9 @@ def register(subparsers: Any) -> None:
         "`tabletally serve --demo` shows a recorded game scoring itself.",
     )
     p.add_argument(
-        "--camera", metavar="SRC", help="camera index, video file, image folder or stream URL"
+        "--camera",
+        metavar="SRC",
+        help="camera index, video file, image folder, photo or stream URL",
     )
     p.add_argument(
         "--demo",
