@@ -38,7 +38,7 @@ from calibration.markers import (
     marker_sheet_pdf,
 )
 from calibration.profile import Palette, Profile, ProfileError, load_profile, save_profile
-from vision.cli import ImageReadError, read_image
+from vision.imagefile import ImageError, read_image
 from webui.cli import CLIError
 
 __all__ = ["register"]
@@ -132,11 +132,11 @@ def register(subparsers: Any) -> None:
 
 # ------------------------------------------------------------------------------------ helpers
 def _read_image(path: str) -> npt.NDArray[np.uint8]:
-    """The photo at ``path``, read as ``detect`` reads it (:func:`vision.cli.read_image`: a
-    truncated or oversized file is refused, not calibrated from)."""
+    """The photo at ``path``, read as ``detect`` reads it (:func:`vision.imagefile.read_image`:
+    a truncated or oversized file is refused, not calibrated from)."""
     try:
         return read_image(path)
-    except ImageReadError as e:
+    except ImageError as e:
         raise CLIError(f"{path}: cannot read image: {e}", 2) from None
 
 

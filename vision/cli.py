@@ -17,45 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
-from numpy.typing import NDArray
 
 from calibration.profile import Profile, ProfileError, load_profile
 from scorer.rules import describe_tile
 from vision.detect import DetectInputError, detect, draw_overlay
-from vision.imagefile import ImageError, decode_image
+from vision.imagefile import ImageError as ImageReadError
+from vision.imagefile import read_image
 from vision.observation import Observation
 
-__all__ = ["read_image", "register", "run"]
-
-
-class ImageReadError(ValueError):
-    """An image file that cannot be used; the message says why (one line)."""
-
-
-def read_image(path: str | Path) -> NDArray[np.uint8]:
-    """Read an image file as ``(H, W, 3)`` uint8 BGR, upright (JPEG, PNG, BMP, WebP, TIFF, and
-    iPhones' HEIC: :func:`vision.imagefile.decode_image`, which also says why a file is refused).
-
-    Raises:
-        ImageReadError: missing/unreadable file, empty file, truncated JPEG/PNG, a picture over
-            :data:`vision.imagefile.MAX_PIXELS`, or data that no decoder accepts.
-    """
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise ImageReadError("no such file") from None
-    except IsADirectoryError:
-        raise ImageReadError("is a directory, not an image") from None
-    except OSError as e:
-        raise ImageReadError(f"cannot read ({e.strerror or e})") from None
-    except ValueError as e:  # a name no file can have (an embedded NUL byte)
-        raise ImageReadError(f"cannot read ({e})") from None
-    try:
-        return decode_image(data)
-    except ImageError as e:
-        raise ImageReadError(str(e)) from None
+__all__ = ["ImageReadError", "read_image", "register", "run"]
 
 
 def _tile_json(obs: Observation) -> list[dict[str, Any]]:

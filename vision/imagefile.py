@@ -29,6 +29,7 @@ import re
 import struct
 import warnings
 from io import BytesIO
+from pathlib import Path
 from typing import Any, Literal
 
 import cv2
@@ -42,6 +43,7 @@ __all__ = [
     "ImageError",
     "decode_image",
     "is_heif",
+    "read_image",
 ]
 
 Image = np.ndarray[Any, np.dtype[np.uint8]]
@@ -137,6 +139,27 @@ def decode_image(
     if img is None:
         raise ImageError("unreadable", "not a readable image (unknown format or corrupt data)")
     return img
+
+
+def read_image(path: str | Path) -> Image:
+    """Read an image file as :func:`decode_image` decodes its bytes: ``(H, W, 3)`` uint8 BGR,
+    upright (``detect``, ``calibrate``, a single-photo source and an image folder's frames).
+
+    Raises:
+        ImageError: the file is missing, a directory or unreadable (problem ``unreadable``),
+            or :func:`decode_image` refuses its bytes.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ImageError("unreadable", "no such file") from None
+    except IsADirectoryError:
+        raise ImageError("unreadable", "is a directory, not an image") from None
+    except OSError as e:
+        raise ImageError("unreadable", f"cannot read ({e.strerror or e})") from None
+    except ValueError as e:  # a name no file can have (an embedded NUL byte)
+        raise ImageError("unreadable", f"cannot read ({e})") from None
+    return decode_image(data)
 
 
 def _decode_opencv(data: bytes, size: tuple[int, int] | None, reduce_above: int) -> Image | None:

@@ -45,7 +45,7 @@ from typing import Any, Literal, cast
 import cv2
 import numpy as np
 
-from vision.imagefile import IMAGE_SUFFIXES, ImageError, decode_image
+from vision.imagefile import IMAGE_SUFFIXES, ImageError, read_image
 
 __all__ = [
     "IMAGE_SUFFIXES",
@@ -217,9 +217,7 @@ def _read_still(path: Path) -> Image | str:
     """A folder's image file decoded, or the reason it is skipped (a
     :attr:`SourceHealth.skipped` key: ``unreadable``, ``truncated``, ``too_large``)."""
     try:
-        return decode_image(path.read_bytes())
-    except OSError:
-        return "unreadable"
+        return read_image(path)
     except ImageError as e:  # an empty file counts as unreadable
         return "unreadable" if e.problem == "empty" else e.problem
 
@@ -283,12 +281,10 @@ class FrameSource:
             self.frame_count = len(self._files)
         elif self.kind == "image":
             path = Path(str(self.spec))
-            if not path.is_file():
-                raise SourceError(f"{path}: no such file")
             try:  # decoded now, so a broken photo is an error the CLI can show at once
-                self._decoded[path] = decode_image(path.read_bytes())
-            except (OSError, ImageError) as e:
-                raise SourceError(f"{path}: {getattr(e, 'strerror', None) or e}") from None
+                self._decoded[path] = read_image(path)
+            except ImageError as e:
+                raise SourceError(f"{path}: {e}") from None
             self._files = [path]  # read as a folder of one
             self.fps = settings.folder_fps
             self.frame_count = 1
