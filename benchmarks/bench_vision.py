@@ -460,9 +460,6 @@ def _speed(repeat: int, seed: int) -> dict[str, Any]:
         "mean_detect_cpu_ms": round(t12_cpu, 1),
         "target_ms": 300,
         "tracemalloc_peak_mb": round(py_peak / 2**20, 1),
-        "process_peak_rss_mb": None
-        if fresh is None
-        else {k: fresh[k] for k in ("before_detect", "peak", "detect_added")},
         "fresh_process": fresh,
         "target_peak_mb": 300,
     }
