@@ -6116,7 +6116,7 @@ def _grow_on_lattice(
             grey = [] if board_shapes is None else [board_shapes()]
             grey += [(g[3].mix, g[4]) for g in got if g[3].mix is not None]
             if not grey:
-                return np.zeros((0, s.patch_px**2), np.float32), np.zeros((0, len(SHAPE_ORDER)))
+                return _no_shapes(s)
             return np.concatenate([g[0] for g in grey]), np.concatenate([g[1] for g in grey])
 
         part = _read_partly_covered(
@@ -6196,8 +6196,14 @@ def _board_shapes(
     ``(M, 6)`` (:func:`_shape_confidences_of`) of the board's tiles ``idx`` ``(M,)`` of
     ``reads``, for :func:`_part_by_scene`."""
     if reads.mix is None or not len(idx):
-        return np.zeros((0, s.patch_px**2), np.float32), np.zeros((0, len(SHAPE_ORDER)))
+        return _no_shapes(s)
     return reads.mix[idx], _shape_confidences_of(reads, outline, idx, s)
+
+
+def _no_shapes(s: DetectorSettings) -> tuple[NDArray[np.float32], NDArray[np.float64]]:
+    """No tiles' grey patches ``(0, p * p)`` and shape confidences ``(0, 6)``: the
+    :data:`_SceneShapes` of an image with none read yet."""
+    return np.zeros((0, s.patch_px**2), np.float32), np.zeros((0, len(SHAPE_ORDER)))
 
 
 def _apply_h(h: NDArray[np.floating], pts: NDArray[np.floating]) -> NDArray[np.float64]:
