@@ -49,6 +49,7 @@ __all__ = [
     "ColourSettings",
     "classify_colours",
     "lab_from_linear",
+    "lab_u8",
     "linear_from_lab",
     "linear_from_srgb",
 ]
@@ -228,6 +229,71 @@ def linear_from_lab(lab: NDArray[np.float64]) -> NDArray[np.float64]:
     d = 6.0 / 29.0
     xyz = np.where(f > d, f**3, 3 * d * d * (f - 4.0 / 29.0)) * _WHITE
     return np.asarray(np.clip(xyz @ np.linalg.inv(_M_XYZ).T, 0.0, None), np.float64)
+
+
+def _lab_u8_tables() -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """The tables of OpenCV's fixed-point 8-bit BGR -> L*a*b* (``RGB2Lab_b`` and
+    ``initLabTabs`` in OpenCV's ``modules/imgproc/src/color_lab.cpp``, 4.x and 5.0): the
+    channel terms ``(3, 256, 3)`` (B, G, R; each value's linear light, scaled by
+    ``255 << 3``, times its column of the sRGB -> XYZ matrix over the D65 white, scaled by
+    ``1 << 12``) and the cube root table ``(3072,)`` (CIE f(t) scaled by ``1 << 15``, t in
+    steps of 1/2040). OpenCV computes both in software floats (``cv::softfloat``); float32
+    arithmetic in NumPy rounds alike but for the cube root at t = 324/2040, where OpenCV's
+    ``cbrt`` lies one float32 step below the correctly rounded value and so rounds the
+    table's tie (17745.5) down. Checked on all 2^24 colours against ``cv2.cvtColor`` of
+    OpenCV 5.0.0 (``tests/vision/test_colour.py``)."""
+    f32 = np.float32
+    v = (np.arange(256, dtype=f32) / f32(255)).astype(np.float64)
+    lin = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(f32)
+    gamma = np.rint(lin * f32(255 << 3)).astype(np.int32)
+    # sRGB (IEC 61966-2-1) -> XYZ rows X, Y, Z; columns R, G, B; each row over the D65 white
+    m = np.array(
+        [
+            [0.412453, 0.357580, 0.180423],
+            [0.212671, 0.715160, 0.072169],
+            [0.019334, 0.119193, 0.950227],
+        ]
+    )
+    white = np.array([0.950456, 1.0, 1.088754], f32).astype(np.float64)
+    coeffs = np.rint(m * (1 << 12) / white[:, None]).astype(np.int32)
+    terms = np.stack([gamma[:, None] * coeffs[:, c][None, :] for c in (2, 1, 0)])
+    t = np.arange(256 * 3 // 2 << 3, dtype=f32) * (f32(1) / f32(255 << 3))
+    lin_part = t.astype(np.float64) * (f32(841) / f32(108)) + (f32(16) / f32(116))
+    f = np.where(t < f32(216) / f32(24389), lin_part, np.cbrt(t.astype(np.float64))).astype(f32)
+    cbrt = np.rint(f * f32(1 << 15)).astype(np.int32)
+    cbrt[324] -= 1  # (OpenCV's software cube root; see above)
+    return terms, cbrt
+
+
+_LAB_TERMS, _LAB_CBRT = _lab_u8_tables()
+
+
+def lab_u8(bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """8-bit CIELAB (D65) of 8-bit sRGB pixels ``bgr`` ``(..., 3)`` (B, G, R), as
+    ``cv2.cvtColor(..., cv2.COLOR_BGR2Lab)`` returns it: L* x 255/100, a* + 128, b* + 128,
+    each rounded and clipped to 0..255; the same shape.
+
+    Bit-identical to OpenCV's fixed-point path (:func:`_lab_u8_tables`), without its first
+    call in a process, which builds every L*a*b* and L*u*v* table OpenCV has in software
+    floats: 100-120 ms on this machine, about a quarter of a one-photo ``tabletally detect``.
+    A few thousand pixels take about 0.1 ms."""
+    px = np.asarray(bgr, np.uint8)
+    flat = px.reshape(-1, 3)
+    # (``np.take`` along the first axis: several times faster than fancy indexing here)
+    xyz = np.take(_LAB_TERMS[0], flat[:, 0], axis=0)
+    xyz += np.take(_LAB_TERMS[1], flat[:, 1], axis=0)
+    xyz += np.take(_LAB_TERMS[2], flat[:, 2], axis=0)
+    xyz += 1 << 11
+    xyz >>= 12
+    f = np.take(_LAB_CBRT, xyz)
+    fx, fy, fz = f[:, 0], f[:, 1], f[:, 2]
+    half = 1 << 14
+    out = np.empty(flat.shape, np.int32)
+    out[:, 0] = 296 * fy + (half - 1336934)  # L* x 255/100: (116 f(Y) - 16) x 2.55
+    out[:, 1] = 500 * (fx - fy) + ((128 << 15) + half)
+    out[:, 2] = 200 * (fy - fz) + ((128 << 15) + half)
+    out >>= 15
+    return np.clip(out, 0, 255).astype(np.uint8).reshape(px.shape)
 
 
 def _luminance(rgb_lin: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 
 from calibration.profile import Palette, Profile
 from scorer.model import COLOR_LETTERS, Pos, Shape, Tile
-from vision.colour import ColourSettings, classify_colours, linear_from_srgb
+from vision.colour import ColourSettings, classify_colours, lab_u8, linear_from_srgb
 from vision.lattice import (
     LatticeFit,
     LatticeSettings,
@@ -6589,7 +6589,7 @@ def _unseen_cells(
     bx1, by1 = min(ww, int(xi.max()) + 4), min(hh, int(yi.max()) + 4)
     # CIELAB of the sampled pixels only (a per-pixel conversion: the same as converting the box)
     blurred = cv2.GaussianBlur(small[by0:by1, bx0:bx1], (0, 0), 1.0)
-    lab = cv2.cvtColor(blurred[yi - by0, xi - bx0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+    lab = lab_u8(blurred[yi - by0, xi - bx0])
     samp = lab.reshape(len(cells), 25, 3).astype(np.float64)
     ok = inside.reshape(len(cells), 25).all(axis=1)
     mean = samp.mean(axis=1)
@@ -6815,7 +6815,7 @@ def _table_lab(
         return None
     xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
     yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
-    lab = cv2.cvtColor(small[yi, xi].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+    lab = lab_u8(small[yi, xi])
     mean = lab.reshape(len(cells), 25, 3).astype(np.float64).mean(axis=1)[ok]
     ref = np.median(mean, axis=0)
     spread = 1.4826 * float(np.median(np.linalg.norm(mean - ref, axis=1)))
@@ -6860,11 +6860,7 @@ def _table_colours(
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             acc += small[yi + dy, xi + dx]
-    table = (
-        cv2.cvtColor(np.round(acc / 9.0).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
-        .reshape(-1, 3)
-        .astype(np.int64)
-    )
+    table = lab_u8(np.round(acc / 9.0).astype(np.uint8)).reshape(-1, 3).astype(np.int64)
     # (each colour the table shows once, with its count: far fewer than the points)
     code = (table[:, 0] << 16) | (table[:, 1] << 8) | table[:, 2]
     code, count = np.unique(code, return_counts=True)
@@ -6882,7 +6878,7 @@ def _share_near(
     0..255, R G B)."""
     uniq, weight = table
     bgr = np.clip(np.round(colours_rgb[:, ::-1]), 0, 255).astype(np.uint8)
-    lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    lab = lab_u8(bgr).astype(np.float32)
     # (channel by channel: no BLAS call for a small product)
     d2 = np.zeros((len(lab), len(uniq)), np.float32)
     for k in range(3):
@@ -7564,7 +7560,7 @@ def _assemble(
             table = _table_lab(small, scale, image_from_grid, cl[paint_ok], s)
             if table is not None and table[1] < s.window_max_spread:
                 sym_u8 = np.clip(np.round(reads.symbol_rgb[ix][:, ::-1]), 0, 255).astype(np.uint8)
-                sym_lab = cv2.cvtColor(sym_u8.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)
+                sym_lab = lab_u8(sym_u8)
                 d_tab = np.linalg.norm(sym_lab.reshape(-1, 3).astype(np.float64) - table[0], axis=1)
                 paint_ok &= ~(walled & (d_tab <= s.window_max_distance * table[1]))
     # a read whose symbol and margin are both colours of the table around the board is the
