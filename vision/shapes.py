@@ -520,22 +520,16 @@ def _star_radius(
         rr = outer if k % 2 == 0 else inner
         verts.append((rr * math.cos(a), rr * math.sin(a)))
     poly = np.array(verts)
-    # ray-polygon intersection for each direction
-    out = np.empty_like(t)
-    for i, ang in enumerate(t):
-        d = np.array([math.cos(ang), math.sin(ang)])
-        best = 0.0
-        for k in range(len(poly)):
-            p, q = poly[k], poly[(k + 1) % len(poly)]
-            e = q - p
-            den = d[0] * (-e[1]) - d[1] * (-e[0])
-            if abs(den) < 1e-12:
-                continue
-            s = (p[0] * (-e[1]) - p[1] * (-e[0])) / den
-            u = (d[0] * p[1] - d[1] * p[0]) / den
-            if s > 0 and -1e-9 <= u <= 1 + 1e-9:
-                best = max(best, s)
-        out[i] = best
+    # ray-polygon intersection, every direction against every edge at once (the farthest
+    # crossing of each ray; the directions' cosines and sines from ``math``, as drawn before)
+    d = np.array([[math.cos(a), math.sin(a)] for a in t.tolist()]).reshape(-1, 1, 2)
+    p, e = poly[None], (np.roll(poly, -1, axis=0) - poly)[None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = d[..., 0] * (-e[..., 1]) - d[..., 1] * (-e[..., 0])
+        s = (p[..., 0] * (-e[..., 1]) - p[..., 1] * (-e[..., 0])) / den
+        u = (d[..., 0] * p[..., 1] - d[..., 1] * p[..., 0]) / den
+        hit = (np.abs(den) >= 1e-12) & (s > 0) & (u >= -1e-9) & (u <= 1 + 1e-9)
+    out: NDArray[np.float64] = np.where(hit, s, 0.0).max(axis=1, initial=0.0)
     return out
 
 
@@ -805,6 +799,7 @@ def _prototypes(
 
 
 @lru_cache(maxsize=8)
+@disk_cached
 def _apparent_blur(blurs: tuple[float, ...], size: int = 48) -> NDArray[np.float64]:
     """``(n_shapes, n_blurs)``: the edge blur :func:`edge_blur` reads on each prototype's grey
     symbol blurred by each of ``blurs`` (sigmas, fractions of the tile side), on a patch of
@@ -1468,6 +1463,7 @@ def _integrated_prototypes(p: int, bins: int, blurs: tuple[float, ...]) -> NDArr
 
 
 @lru_cache(maxsize=4)
+@disk_cached
 def _grey_prototypes(p: int, blurs: tuple[float, ...]) -> NDArray[np.float32]:
     """``(n_blurs, 6, p, p)`` grey prototypes (0..1, tile = patch), Gaussian-blurred."""
     imgs = []
@@ -1918,6 +1914,7 @@ def prototype_perimeters() -> NDArray[np.float64]:
 
 
 @lru_cache(maxsize=1)
+@disk_cached
 def prototype_areas() -> NDArray[np.float64]:
     """``(6,)`` area of each prototype symbol as a fraction of the tile's area, in
     :data:`SHAPE_ORDER` (the printed symbols' size, used to reject look-alikes of the wrong
