@@ -1,10 +1,11 @@
 """Arrays the detector draws once per machine instead of once per process.
 
-The shape templates (:func:`vision.shapes._template_bank`, :func:`vision.shapes._prototypes`)
-are drawn from the prototype geometry, antialiased and blurred at every level the detector
-compares with: about 100 ms of the first ``detect`` in a process (``tabletally detect
-photo.jpg`` pays it on every call; a live camera or ``replay`` once). :func:`disk_cached` keeps
-them in ``.npz`` files, read back in about 10 ms.
+The shape templates (:func:`vision.shapes._template_bank`, :func:`vision.shapes._prototypes`,
+``_grey_prototypes``, ``_apparent_blur``, :func:`vision.shapes.prototype_areas`) are drawn from
+the prototype geometry, antialiased and blurred at every level the detector compares with:
+about 120 ms of the first ``detect`` in a process (``tabletally detect photo.jpg`` pays it on
+every call; a live camera or ``replay`` once). :func:`disk_cached` keeps them in ``.npz``
+files, read back in about 12 ms.
 
 A file's name is a hash of everything the arrays depend on: the function, its arguments, the
 source of the module that draws them, and the OpenCV and NumPy versions (their antialiasing and
