@@ -276,8 +276,14 @@ def lab_u8(bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
     Bit-identical to OpenCV's fixed-point path (:func:`_lab_u8_tables`), without its first
     call in a process, which builds every L*a*b* and L*u*v* table OpenCV has in software
     floats: 100-120 ms on this machine, about a quarter of a one-photo ``tabletally detect``.
-    A few thousand pixels take about 0.1 ms."""
-    px = np.asarray(bgr, np.uint8)
+    A few thousand pixels take about 0.1 ms.
+
+    Raises:
+        ValueError: ``bgr`` is not uint8 or its last axis is not 3 long.
+    """
+    px = np.asarray(bgr)
+    if px.dtype != np.uint8 or px.ndim == 0 or px.shape[-1] != 3:
+        raise ValueError(f"lab_u8 takes uint8 (..., 3) BGR pixels, not {px.dtype} {px.shape}")
     flat = px.reshape(-1, 3)
     # (``np.take`` along the first axis: several times faster than fancy indexing here)
     xyz = np.take(_LAB_TERMS[0], flat[:, 0], axis=0)

@@ -49,6 +49,9 @@ def test_known_values_and_shapes() -> None:
     assert lab_u8(image).shape == (4, 5, 3)
     assert np.array_equal(lab_u8(image).reshape(-1, 3), lab_u8(image.reshape(-1, 3)))
     assert lab_u8(np.zeros((0, 3), np.uint8)).shape == (0, 3)
+    for bad in (np.zeros((4, 3), np.float32), np.zeros((4, 4), np.uint8), np.uint8(3)):
+        with pytest.raises(ValueError, match="uint8"):
+            lab_u8(bad)
 
 
 def test_detect_never_asks_opencv_for_lab(monkeypatch: pytest.MonkeyPatch) -> None:
