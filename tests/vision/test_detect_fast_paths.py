@@ -676,12 +676,11 @@ def test_star_radius_all_rays_at_once_matches_ray_by_ray() -> None:
     from vision.shapes import _star_radius
 
     def ray_by_ray(t: np.ndarray, points: int, outer: float, inner: float, phase: float):
-        verts = []
-        for k in range(2 * points):
-            a = phase + k * math.pi / points
-            rr = outer if k % 2 == 0 else inner
-            verts.append((rr * math.cos(a), rr * math.sin(a)))
-        poly = np.array(verts)
+        radii = [(outer, inner)[k % 2] for k in range(2 * points)]
+        angles = [phase + k * math.pi / points for k in range(2 * points)]
+        poly = np.array(
+            [(r * math.cos(a), r * math.sin(a)) for r, a in zip(radii, angles, strict=True)]
+        )
         out = np.empty_like(t)
         for i, ang in enumerate(t):
             d = np.array([math.cos(ang), math.sin(ang)])
