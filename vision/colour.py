@@ -233,7 +233,7 @@ def linear_from_lab(lab: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def _lab_u8_tables() -> tuple[NDArray[np.int32], NDArray[np.int32]]:
     """The tables of OpenCV's fixed-point 8-bit BGR -> L*a*b* (``RGB2Lab_b`` and
-    ``initLabTabs`` in OpenCV's ``modules/imgproc/src/color_lab.cpp``, 4.x and 5.0): the
+    ``initLabTabs`` in OpenCV's ``modules/imgproc/src/color_lab.cpp``): the
     channel terms ``(3, 256, 3)`` (B, G, R; each value's linear light, scaled by
     ``255 << 3``, times its column of the sRGB -> XYZ matrix over the D65 white, scaled by
     ``1 << 12``) and the cube root table ``(3072,)`` (CIE f(t) scaled by ``1 << 15``, t in
@@ -241,7 +241,7 @@ def _lab_u8_tables() -> tuple[NDArray[np.int32], NDArray[np.int32]]:
     arithmetic in NumPy rounds alike but for the cube root at t = 324/2040, where OpenCV's
     ``cbrt`` lies one float32 step below the correctly rounded value and so rounds the
     table's tie (17745.5) down. Checked on all 2^24 colours against ``cv2.cvtColor`` of
-    OpenCV 5.0.0 (``tests/vision/test_colour.py``)."""
+    OpenCV 5.0.0 (``tests/vision/test_lab_u8.py``)."""
     f32 = np.float32
     v = (np.arange(256, dtype=f32) / f32(255)).astype(np.float64)
     lin = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(f32)
@@ -275,7 +275,7 @@ def lab_u8(bgr: NDArray[np.uint8]) -> NDArray[np.uint8]:
 
     Bit-identical to OpenCV's fixed-point path (:func:`_lab_u8_tables`), without its first
     call in a process, which builds every L*a*b* and L*u*v* table OpenCV has in software
-    floats: 100-120 ms on this machine, about a quarter of a one-photo ``tabletally detect``.
+    floats: 100-120 ms on this machine, about a fifth of a one-photo ``tabletally detect``.
     A few thousand pixels take about 0.1 ms.
 
     Raises:
