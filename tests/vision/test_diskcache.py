@@ -45,6 +45,7 @@ def _args() -> dict[object, tuple[object, ...]]:
             s.template_blur,
             s.template_inset,
             s.star8_template_turns_deg,
+            s.star4_wide,
         ),
         shapes._prototypes: (s.bins, s.proto_blur),
     }
