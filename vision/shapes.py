@@ -971,6 +971,9 @@ def template_scores(
     The correlation runs at half the patch resolution (2 x 2 means; a blurred symbol has no
     finer detail left, and it quarters the cost).
 
+    With ``star4_wide`` the wider criss-cross's templates join them: a symbol whose best
+    classic template is the square's takes the better of the two star4 correlations.
+
     Returns:
         ``(N, 6)`` correlations in -1..1 in :data:`SHAPE_ORDER` (best size and turn).
     """
