@@ -129,12 +129,14 @@ def misread_count(
     truth: NDArray[np.int64],
     body: tuple[int, int, int],
     symbol: tuple[int, int, int],
+    settings: ShapeSettings | None = None,
 ) -> int:
     """Symbols the classifier reads as anything but their kind: ``mixes`` ``(n, P, P)``
     shares of symbol light, ``truth`` ``(n,)`` indices into ``SHAPE_ORDER``, every tile with
-    the sRGB ``body`` and ``symbol`` colours."""
+    the sRGB ``body`` and ``symbol`` colours (``settings``: the default classifier's when
+    None)."""
     n = len(mixes)
-    s = ShapeSettings()
+    s = ShapeSettings() if settings is None else settings
     prof, sol, ok = radial_profiles(mixes > 0.5, s.bins)
     assert ok.all()
     b = np.tile(np.array([body], float), (n, 1))

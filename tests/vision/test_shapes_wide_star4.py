@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from other_print import P, misread_count
 
 from scorer.model import Shape
-from vision.shapes import SHAPE_ORDER, ShapeSettings, classify_profiles, edge_blur, radial_profiles
+from vision.shapes import SHAPE_ORDER, ShapeSettings
 
 S4, SQ = SHAPE_ORDER.index(Shape.STAR4), SHAPE_ORDER.index(Shape.SQUARE)
 
@@ -131,9 +131,5 @@ def test_without_the_wide_template_they_were_squares() -> None:
     widest criss-crosses read as squares."""
     mixes = _mixes(0.44, 0.44 * 0.46, 0.03, 8, seed=5)
     off = dataclasses.replace(ShapeSettings(), star4_wide=None)
-    prof, sol, ok = radial_profiles(mixes > 0.5, off.bins)
-    assert ok.all()
-    b = np.tile(np.array([BODY], float), (len(mixes), 1))
-    y = np.tile(np.array([PAINT], float), (len(mixes), 1))
-    _, conf = classify_profiles(prof, sol, off, edge_blur(mixes), mixes, b, y, mixes)
-    assert (np.argmax(conf, axis=1) == SQ).sum() >= 4
+    # at least 4 of the 8 read as squares: at most 4 read as anything else
+    assert misread_count(mixes, np.full(len(mixes), SQ), BODY, PAINT, off) <= 4
