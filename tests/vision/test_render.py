@@ -13,9 +13,11 @@ from calibration.profile import Palette, srgb_to_lab
 from scorer.model import Board, Pos, Shape, Tile
 from vision.observation import Observation
 from vision.render import (
+    DRAWN_SURFACES,
     GOLDEN_DIR,
     HIDDEN_COVER,
     PRESETS,
+    SURFACES,
     Bump,
     Conditions,
     Hand,
@@ -637,3 +639,39 @@ def test_camera_noise_reduction_smooths_noise() -> None:
         return float(np.abs(c - cv2.blur(c, (3, 3))).mean())
 
     assert roughness(clean.astype(float)) < 0.6 * roughness(noisy)
+
+
+def test_polka_dot_cloth_prints_dots_of_a_third_to_most_of_a_tile() -> None:
+    """The polka-dot cloth (thirty-ninth session): staggered discs 0.3-0.8 of a tile across
+    on a plain ground, drawn by name only, so random conditions keep the scenes they had."""
+    from vision.render import _surface_texture  # (the texture alone)
+
+    pitch_mm, mm_per_px = 30.0, 0.5
+    for seed in range(4):
+        tex = _surface_texture(
+            "polka_dot_cloth",
+            np.random.default_rng(seed),
+            (600, 600),
+            mm_per_px,
+            (28, 28, 30),
+            pitch_mm,
+        )
+        dots = (tex.max(axis=2) > 90).astype(np.uint8)
+        share = float(dots.mean())
+        # a disc of d in a staggered step of 1.5-2.6 d covers pi/4 / 2.6^2 .. pi/4 / 1.5^2
+        assert 0.09 < share < 0.4, (seed, share)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(dots)
+        inner = stats[1:][
+            (stats[1:, 0] > 0)
+            & (stats[1:, 1] > 0)
+            & (stats[1:, 0] + stats[1:, 2] < 600)
+            & (stats[1:, 1] + stats[1:, 3] < 600)
+        ]
+        assert len(inner) >= 5, seed
+        across = np.median(np.maximum(inner[:, 2], inner[:, 3])) * mm_per_px / pitch_mm
+        assert 0.25 < across < 0.85, (seed, across)
+    rng = np.random.default_rng(0)
+    drawn = {Conditions.sample(rng, "hard").surface for _ in range(300)}
+    assert "polka_dot_cloth" not in drawn
+    assert drawn == set(DRAWN_SURFACES)
+    assert set(SURFACES) - set(DRAWN_SURFACES) == {"polka_dot_cloth"}
