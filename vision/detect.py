@@ -943,6 +943,14 @@ class DetectorSettings:
             learnt again from the reads left. 12: four tiles' worth of copies; the renderer's
             random boards, which ignore the three-copies rule, reach 8 (seeds 2026, 13, 29,
             37, 41, 43, 47). 0 turns it off.
+        glut_strong_alone: ... and the motif's dark-mask holes go too unless they sit beside a
+            read of another tile (a side neighbour that is no motif): on a dark cloth the
+            motif's own holes are dark-mask holes, as black around as a tile's margin
+            (held-out renderer seed 50: black cloth with yellow and orange polka dots, 730
+            "circles"; seed 55: 16 flower centres as "orange star4s"). A real tile of the
+            motif's kind lies in a line of the board (RULES.md: every tile laid joins a line),
+            beside other tiles; a lone one of them goes with the motif. False keeps every
+            dark-mask hole of the motif (sessions 10-38).
         relearn_light_below: when fewer than this share of the reads lie within
             ``max_colour_distance`` of a paint, the scene's light (white balance, exposure,
             adaptation) is learnt again from the reads with black margins alone
@@ -1920,6 +1928,7 @@ class DetectorSettings:
     max_colour_distance: float = 45.0
     relearn_light_below: float = 0.5
     glut_copies: int = 12
+    glut_strong_alone: bool = True
     doubt_colour_distance: float = 32.0
     doubt_body_ratio: float = 1.4
     doubt_neutral_saturation: float = 0.15
@@ -7631,7 +7640,12 @@ def _assemble(
         kept_b = np.array(paint, bool)
         copies = np.bincount(ident[kept_b], minlength=len(names) * len(SHAPE_ORDER))
         weak = np.array([k >= n_kept or not cands[i].strong for k, i in enumerate(idx)])
-        motif = (copies[ident] > s.glut_copies) & weak & kept_b
+        in_motif = (copies[ident] > s.glut_copies) & kept_b
+        motif = in_motif & weak
+        if s.glut_strong_alone and in_motif.any():
+            # ... and its dark-mask holes with no read of another tile on a side
+            beside = _side_neighbours(cells[ix], kept_b & ~in_motif)
+            motif |= in_motif & (beside == 0)
         if motif.any():
             # the motif's "symbols" and "margins" set the scene's light too: it is learnt
             # again from the reads left, and every read named under it

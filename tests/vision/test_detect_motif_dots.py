@@ -1,0 +1,96 @@
+"""A dark polka-dot cloth: the motif's dark-mask holes go unless they lie beside the board
+(``DetectorSettings.glut_strong_alone``, thirty-ninth session).
+
+A dot printed on a dark cloth is a coloured disc on a ground as black as a tile's margin: to
+the dark mask it is a "circle" like a tile's, and the cloth holds hundreds of them. A set
+holds three of each tile (RULES.md), so far more reads of one tile than that are a motif
+(``glut_copies``); until now only its weak reads went. Its dark-mask holes now go too, unless
+a read of another tile lies on a side: a real tile of the motif's kind lies in a line of the
+board. Rates with tolerances on fixed seeds, never pixels.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+
+import numpy as np
+import pytest
+
+from scorer.model import Board, Pos, Shape, Tile
+from vision.detect import DetectorSettings, detect
+from vision.evaluate import DetectionScore, legal_board, score_detection
+from vision.observation import Observation
+from vision.render import PRESETS, Rendered, render
+
+DEFAULT = DetectorSettings()
+OFF = dataclasses.replace(DEFAULT, glut_strong_alone=False)
+#: a near-black cloth, as dark as the tiles' paint
+DARK_GROUND = (28, 28, 30)
+_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+
+
+def _board_with_a_green_circle() -> Board:
+    """14 tiles in legal lines; the green circle at (0, 3) crosses a line of circles and a
+    line of greens (the dots of seeds 0 and 5 read as green circles)."""
+    cells = {Pos(0, c): Tile(_COLOURS[c], Shape.CIRCLE) for c in range(6)}
+    for r, shape in ((1, Shape.SQUARE), (2, Shape.DIAMOND), (-1, Shape.STAR4), (-2, Shape.CLOVER)):
+        cells[Pos(r, 3)] = Tile("green", shape)
+    cells[Pos(2, 4)] = Tile("blue", Shape.DIAMOND)
+    cells[Pos(2, 5)] = Tile("purple", Shape.DIAMOND)
+    cells[Pos(-2, 2)] = Tile("yellow", Shape.CLOVER)
+    cells[Pos(-2, 1)] = Tile("red", Shape.CLOVER)
+    return Board(cells.items())
+
+
+def _scene(board: Board, seed: int) -> Rendered:
+    cond = dataclasses.replace(PRESETS["easy"], surface="polka_dot_cloth", surface_rgb=DARK_GROUND)
+    return render(board, cond, seed=seed, size=(1280, 720))
+
+
+def _read(scene: Rendered, settings: DetectorSettings) -> tuple[Observation, DetectionScore]:
+    obs = detect(scene.image_bgr, settings=settings)
+    return obs, score_detection(obs, scene.truth, scene.pitch_px)
+
+
+def _missed(sc: DetectionScore) -> int:
+    return sc.visible - sc.matched_visible
+
+
+def _false(sc: DetectionScore) -> int:
+    return sc.detected - sc.correct_detections
+
+
+@pytest.mark.parametrize(("seed", "max_false"), [(5, 5), (0, 15)])
+def test_dots_on_a_dark_cloth_are_not_read_as_tiles(seed: int, max_false: int) -> None:
+    """Seed 5: 108 dots read as green squares, and the board lost (all 14 tiles missed);
+    without the motif's dark-mask holes every tile is read, 2 dots beside it. Seed 0: 98
+    "green circles", 10 left: dots on the free cells beside the board, which the rule
+    cannot tell from a tile laid there."""
+    board = _board_with_a_green_circle()
+    scene = _scene(board, seed)
+    obs, sc = _read(scene, DEFAULT)
+    assert _missed(sc) <= 1, _missed(sc)
+    assert _false(sc) <= max_false, _false(sc)
+    assert max(collections.Counter(t.tile for t in obs.tiles).values()) <= DEFAULT.glut_copies
+    # the real green circle, of the motif's kind, stays: it lies in two lines of the board
+    truth = {t.center_xy: t.tile for t in scene.truth if t.visible}
+    centre = next(xy for xy, tile in truth.items() if tile == Tile("green", Shape.CIRCLE))
+    near = min(obs.tiles, key=lambda t: float(np.hypot(*np.subtract(t.center_xy, centre))))
+    assert float(np.hypot(*np.subtract(near.center_xy, centre))) < 0.3 * scene.pitch_px
+    assert near.tile == Tile("green", Shape.CIRCLE)
+    # (the scene still shows the failure: the motif's dark-mask holes read as tiles)
+    _, sc_off = _read(scene, OFF)
+    assert _false(sc_off) >= 50, _false(sc_off)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit: a regular lattice of symbol-sized dots a little wider than the "
+    "tiles' outvotes the board's pitch (the dots read as squares of two kinds, neither a "
+    "motif by itself), and 29 of 30 tiles are missed",
+)
+def test_a_board_among_regular_dots_a_little_wider_than_its_tiles() -> None:
+    scene = _scene(legal_board(np.random.default_rng(2), 30), 2)
+    _, sc = _read(scene, DEFAULT)
+    assert _missed(sc) <= 3 and _false(sc) <= 10, (_missed(sc), _false(sc))
