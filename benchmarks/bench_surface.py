@@ -36,7 +36,7 @@ def _ground(text: str) -> tuple[int, int, int] | None:
     parts = tuple(int(v) for v in text.split(","))
     if len(parts) != 3 or not all(0 <= v <= 255 for v in parts):
         raise argparse.ArgumentTypeError(f"ground must be R,G,B (0-255) or 'drawn': {text!r}")
-    return parts  # type: ignore[return-value]
+    return parts
 
 
 def run(

@@ -26,3 +26,17 @@ def test_bad_grounds_and_surfaces_are_refused() -> None:
             _ground(bad)
     with pytest.raises(ValueError, match="surface"):
         run("lava", [None], first=0, scenes=1)
+
+
+def test_options_after_one_area_reach_its_main(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m benchmarks AREA --option ...`` (README's ``heldout --first``)."""
+    from benchmarks.__main__ import run as run_areas  # (the command's own entry)
+
+    assert (
+        run_areas(["surface", "--surface", "white", "--grounds", "232,230,224", "--scenes", "1"])
+        == 0
+    )
+    assert '"ground=232,230,224"' in capsys.readouterr().out
+    assert run_areas(["--first", "3"]) == 2  # options for every area at once: refused
+    assert run_areas(["surface", "scorer", "--first", "3"]) == 2
+    assert "exactly one area" in capsys.readouterr().err
