@@ -119,7 +119,7 @@ Surface = Literal[
 #: Table surface kinds understood by :class:`Conditions` ``surface``.
 SURFACES: tuple[str, ...] = get_args(Surface)
 
-#: The surfaces :meth:`Conditions.random` draws from at medium and hard difficulty: every one
+#: The surfaces :meth:`Conditions.sample` draws from at medium and hard difficulty: every one
 #: but the polka dots (added in session 39), which come by name only, so that every seed of
 #: the benchmarks and of the tests pinned to them keeps the scene it had.
 DRAWN_SURFACES: tuple[str, ...] = tuple(k for k in SURFACES if k != "polka_dot_cloth")
