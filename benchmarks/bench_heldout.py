@@ -46,7 +46,8 @@ def _truth(rows: list[dict[str, Any]]) -> list[SimpleNamespace]:
     ]
 
 
-def _rates(s: DetectionScore) -> dict[str, Any]:
+def percent_rates(s: DetectionScore) -> dict[str, Any]:
+    """Scenes, tiles and the rates of ``s`` in per cent (boards exact to 0.1, the rest 0.01)."""
     return {
         "scenes": s.images,
         "tiles": s.visible,
@@ -80,8 +81,8 @@ def run(first: int, scenes: int) -> dict[str, Any]:
     worst.sort(key=lambda w: -sum(w[1:]))
     return {
         "seeds": [first, first + scenes - 1],
-        "all": _rates(total),
-        "by_condition": {k: _rates(v) for k, v in sorted(by.items())},
+        "all": percent_rates(total),
+        "by_condition": {k: percent_rates(v) for k, v in sorted(by.items())},
         "confusions": [
             [f"{a} -> {b}", n] for (a, b), n in Counter(total.confusions).most_common(12)
         ],

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.bench_heldout import percent_rates
 from vision.detect import detect
 from vision.evaluate import DetectionScore, legal_board, score_detection
 from vision.render import PRESETS, SURFACES, render
@@ -56,11 +57,7 @@ def run(
             total = total + score_detection(obs, scene.truth, scene.pitch_px)
         name = "drawn" if ground is None else ",".join(map(str, ground))
         out[f"ground={name}"] = {
-            "tiles": total.visible,
-            "recall": round(100 * total.recall, 2),
-            "precision": round(100 * total.precision, 2),
-            "identity": round(100 * total.identity, 2),
-            "boards_exact": round(100 * total.exact_rate, 1),
+            **percent_rates(total),
             "false_tiles": total.detected - total.correct_detections,
         }
     return out
