@@ -742,7 +742,7 @@ class DetectorSettings:
             nearest neighbour is not the chosen mode's distance: a cloth's dots on a lattice of
             their own, 1.4 x the tiles' pitch, outnumber a board of 30 tiles 4 to 1 and win
             the vote (``benchmarks surface``, near-black ground, seed 2: 29 of 30 tiles
-            missed, 4 with it). False: the three modes above only (sessions 12-39).
+            missed, 4 with it). False: the three modes above only (before the fortieth session).
         patch_inset: fraction of the patch (each side) ignored when segmenting the symbol,
             so neighbours' edges and the table do not enter.
         smooth_per_noise_level, max_patch_smooth: in a noisy image the smoothing is at least
@@ -3817,7 +3817,7 @@ def _pitch_mode(
     most others within ``pitch_agreement`` of it, if at least ``min_pitch_support`` agree.
     ``exclude``: the holes whose nearest neighbour lies within twice ``pitch_agreement`` of
     this distance do not vote (the runner-up mode: a cloth's motif on a lattice of its own
-    can outvote a board, ``DetectorSettings.poor_reading_share``).
+    can outvote a board, ``DetectorSettings.poor_reading_runner_up``).
     """
     n = len(centres)
     if n < s.min_pitch_support:
