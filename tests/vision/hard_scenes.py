@@ -14,8 +14,13 @@ from typing import Any, Literal
 import numpy as np
 
 from benchmarks.bench_vision import hard_scene
+from scorer.model import Board
 from vision.detect import DetectorSettings, detect
 from vision.evaluate import DetectionScore, score_detection
+from vision.render import PRESETS, Rendered, render
+
+#: a near-black cloth ground, as dark as the tiles' paint (``benchmarks surface``'s worst)
+DARK_GROUND = (28, 28, 30)
 
 
 def score_hard_scene(
@@ -30,6 +35,17 @@ def score_hard_scene(
     ``settings`` and scored against its truth."""
     scene = hard_scene(seed, k, make_board, isp_space=isp_space).final
     return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
+
+
+def dark_dots_scene(board: Board, seed: int) -> Rendered:
+    """``board`` on a polka-dot cloth with a :data:`DARK_GROUND` (easy preset, 1280x720)."""
+    cond = dataclasses.replace(PRESETS["easy"], surface="polka_dot_cloth", surface_rgb=DARK_GROUND)
+    return render(board, cond, seed=seed, size=(1280, 720))
+
+
+def missed_tiles(sc: DetectionScore) -> int:
+    """Visible tiles no detection matched."""
+    return sc.visible - sc.matched_visible
 
 
 def false_tiles(sc: DetectionScore) -> int:

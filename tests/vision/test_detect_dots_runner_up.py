@@ -12,28 +12,21 @@ import dataclasses
 
 import numpy as np
 import pytest
-from hard_scenes import false_tiles
+from hard_scenes import dark_dots_scene, false_tiles, missed_tiles
 
 from vision.detect import DetectorSettings, _pitch_mode, detect
 from vision.evaluate import DetectionScore, legal_board, score_detection
-from vision.render import PRESETS, Rendered, render
+from vision.render import Rendered
 
 DEFAULT = DetectorSettings()
-#: a near-black cloth, as dark as the tiles' paint
-DARK_GROUND = (28, 28, 30)
 
 
 def _scene(seed: int) -> Rendered:
-    cond = dataclasses.replace(PRESETS["easy"], surface="polka_dot_cloth", surface_rgb=DARK_GROUND)
-    return render(legal_board(np.random.default_rng(seed), 30), cond, seed=seed, size=(1280, 720))
+    return dark_dots_scene(legal_board(np.random.default_rng(seed), 30), seed)
 
 
 def _score(scene: Rendered, settings: DetectorSettings) -> DetectionScore:
     return score_detection(detect(scene.image_bgr, settings=settings), scene.truth, scene.pitch_px)
-
-
-def _missed(sc: DetectionScore) -> int:
-    return sc.visible - sc.matched_visible
 
 
 def test_the_runner_up_mode_is_the_lattice_the_more_numerous_holes_are_not_on() -> None:
@@ -57,9 +50,9 @@ def test_a_board_among_regular_dots_a_little_wider_than_its_tiles() -> None:
     the dots' lattice; the runner-up mode reads the board."""
     scene = _scene(2)
     sc = _score(scene, DEFAULT)
-    assert _missed(sc) <= 6 and false_tiles(sc) <= 15, (_missed(sc), false_tiles(sc))
+    assert missed_tiles(sc) <= 6 and false_tiles(sc) <= 15, (missed_tiles(sc), false_tiles(sc))
     off = _score(scene, dataclasses.replace(DEFAULT, poor_reading_runner_up=False))
-    assert _missed(off) >= 20, _missed(off)
+    assert missed_tiles(off) >= 20, missed_tiles(off)
 
 
 @pytest.mark.xfail(
@@ -69,4 +62,4 @@ def test_a_board_among_regular_dots_a_little_wider_than_its_tiles() -> None:
 )
 def test_a_board_among_dots_closer_than_its_tiles() -> None:
     sc = _score(_scene(4), DEFAULT)
-    assert _missed(sc) <= 3, _missed(sc)
+    assert missed_tiles(sc) <= 3, missed_tiles(sc)

@@ -16,18 +16,16 @@ import dataclasses
 
 import numpy as np
 import pytest
-from hard_scenes import false_tiles
+from hard_scenes import dark_dots_scene, false_tiles, missed_tiles
 
 from scorer.model import Board, Pos, Shape, Tile
 from vision.detect import DetectorSettings, detect
 from vision.evaluate import DetectionScore, score_detection
 from vision.observation import Observation
-from vision.render import PRESETS, Rendered, render
+from vision.render import Rendered
 
 DEFAULT = DetectorSettings()
 OFF = dataclasses.replace(DEFAULT, glut_strong_alone=False)
-#: a near-black cloth, as dark as the tiles' paint
-DARK_GROUND = (28, 28, 30)
 _COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 
 
@@ -44,18 +42,9 @@ def _board_with_a_green_circle() -> Board:
     return Board(cells.items())
 
 
-def _scene(board: Board, seed: int) -> Rendered:
-    cond = dataclasses.replace(PRESETS["easy"], surface="polka_dot_cloth", surface_rgb=DARK_GROUND)
-    return render(board, cond, seed=seed, size=(1280, 720))
-
-
 def _read(scene: Rendered, settings: DetectorSettings) -> tuple[Observation, DetectionScore]:
     obs = detect(scene.image_bgr, settings=settings)
     return obs, score_detection(obs, scene.truth, scene.pitch_px)
-
-
-def _missed(sc: DetectionScore) -> int:
-    return sc.visible - sc.matched_visible
 
 
 @pytest.mark.parametrize(("seed", "max_false"), [(5, 5), (0, 15)])
@@ -65,9 +54,9 @@ def test_dots_on_a_dark_cloth_are_not_read_as_tiles(seed: int, max_false: int) -
     "green circles", 10 left: dots on the free cells beside the board, which the rule
     cannot tell from a tile laid there."""
     board = _board_with_a_green_circle()
-    scene = _scene(board, seed)
+    scene = dark_dots_scene(board, seed)
     obs, sc = _read(scene, DEFAULT)
-    assert _missed(sc) <= 1, _missed(sc)
+    assert missed_tiles(sc) <= 1, missed_tiles(sc)
     assert false_tiles(sc) <= max_false, false_tiles(sc)
     assert max(collections.Counter(t.tile for t in obs.tiles).values()) <= DEFAULT.glut_copies
     # the real green circle, of the motif's kind, stays: it lies in two lines of the board
