@@ -4544,6 +4544,7 @@ def _envelope_at(env: NDArray[np.float32], xy: NDArray[np.float64]) -> NDArray[n
 def _side_steps(
     image_bgr: NDArray[np.uint8],
     corners_xy: NDArray[np.float64],
+    which: NDArray[np.bool_] | None = None,
     *,
     points: int = 9,
     band: float = 0.1,
@@ -4552,6 +4553,7 @@ def _side_steps(
     """How clearly each side of each tile's outline shows an edge: ``(N, 4)`` colour steps
     (Euclidean over B, G, R, 8-bit levels), for ``corners_xy`` ``(N, 4, 2)`` tile corners
     (image px, in order round the tile); side ``k`` runs from corner ``k`` to corner ``k + 1``.
+    ``which`` ``(N, 4)``: only these sides are measured (the others are 0).
 
     Along each side, ``points`` points from 0.15 to 0.85 of it are stepped across it, from
     ``band`` of the side inside to ``band`` outside; at each step the colour ``gap`` of the
@@ -4561,31 +4563,33 @@ def _side_steps(
     cream table differs in hue more than in its brightest channel).
     """
     c = np.asarray(corners_xy, np.float64).reshape(-1, 4, 2)
-    n = len(c)
-    if n == 0:
-        return np.zeros((0, 4))
-    a, b = c, np.roll(c, -1, axis=1)  # each side's ends, (N, 4, 2)
-    along = b - a
-    length = np.maximum(np.hypot(along[..., 0], along[..., 1]), 1e-6)
-    normal = np.stack([along[..., 1], -along[..., 0]], axis=-1) / length[..., None]
-    mid = (a + b) / 2.0
-    outward = np.sign(np.einsum("nkd,nkd->nk", normal, mid - c.mean(axis=1, keepdims=True)))
-    normal *= np.where(outward == 0, 1.0, outward)[..., None]
+    out = np.zeros((len(c), 4))
+    pick = np.ones((len(c), 4), bool) if which is None else np.asarray(which, bool)
+    if not pick.any():
+        return out
+    a = c[pick]  # each measured side's start, (M, 2)
+    along = np.roll(c, -1, axis=1)[pick] - a
+    centre = np.broadcast_to(c.mean(axis=1, keepdims=True), c.shape)[pick]
+    length = np.maximum(np.hypot(along[:, 0], along[:, 1]), 1e-6)
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=-1) / length[:, None]
+    outward = np.sign(np.einsum("md,md->m", normal, a + along / 2.0 - centre))
+    normal *= np.where(outward == 0, 1.0, outward)[:, None]
     t = np.linspace(0.15, 0.85, points)
     offs = np.linspace(-band, band, 9)
-    base = a[:, :, None, :] + t[None, None, :, None] * along[:, :, None, :]  # (N, 4, P, 2)
-    reach = (offs[None, None, :] * length[..., None])[:, :, None, :, None]  # (N, 4, 1, O, 1)
-    step = (gap * length)[:, :, None, None, None]
-    nrm = normal[:, :, None, None, :]
-    pts_in = base[:, :, :, None, :] + (reach - step) * nrm  # (N, 4, P, O, 2)
-    pts_out = base[:, :, :, None, :] + (reach + step) * nrm
+    base = a[:, None, :] + t[None, :, None] * along[:, None, :]  # (M, P, 2)
+    reach = (offs[None, :] * length[:, None])[:, None, :, None]  # (M, 1, O, 1)
+    step = (gap * length)[:, None, None, None]
+    nrm = normal[:, None, None, :]
+    pts_in = base[:, :, None, :] + (reach - step) * nrm  # (M, P, O, 2)
+    pts_out = base[:, :, None, :] + (reach + step) * nrm
     both = np.stack([pts_in, pts_out]).reshape(-1, len(offs), 2).astype(np.float32)
     got = cv2.remap(
         image_bgr, both[..., 0], both[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
-    level = got.astype(np.float64).reshape(2, n, 4, points, len(offs), 3)
-    diff = (level[1] - level[0]).mean(axis=2)  # (N, 4, O, 3)
-    return np.asarray(np.linalg.norm(diff, axis=3).max(axis=2), np.float64)
+    level = got.astype(np.float32).reshape(2, len(a), points, len(offs), 3)
+    diff = (level[1] - level[0]).mean(axis=1)  # (M, O, 3)
+    out[pick] = np.linalg.norm(diff, axis=2).max(axis=1)
+    return out
 
 
 def _flat_surplus_reads(
@@ -4625,7 +4629,9 @@ def _flat_surplus_reads(
     free = (np.abs(step_rc).sum(axis=2) == 1) & np.array(
         [[(r, c) not in held for r, c in side] for side in beyond.tolist()], bool
     ).reshape(n, 4)
-    if s.edge_free_table > 0 and free.any():
+    if not (surplus & free.any(axis=1)).any():
+        return drop
+    if s.edge_free_table > 0:
         # (a free side counts only where the cell beyond shows the table: a hand or a
         # sleeve beside a tile is as flat against its black as the cloth round a dot)
         table = _table_lab(small, scale, image_from_grid, cells, s)
@@ -4639,13 +4645,15 @@ def _flat_surplus_reads(
             away = np.linalg.norm(np.median(lab, axis=1) - table[0], axis=1)
             far = away > s.edge_free_table * max(table[1], 4.0)
             free[fr[far], fk[far]] = False
+    n_free = free.sum(axis=1)
+    if not (surplus & (n_free > 0)).any():
+        return drop
     light = np.maximum(_envelope_at(env, corners_xy.mean(axis=1) * scale), 1.0)
-    steps = _side_steps(image_bgr, corners_xy) / light.astype(np.float64)[:, None]
+    steps = _side_steps(image_bgr, corners_xy, free) / light.astype(np.float64)[:, None]
     ref = steps[free & ~surplus[:, None]]
     if len(ref) < s.edge_free_min_sides:
         return drop
     floor = s.edge_free_ratio * float(np.median(ref))
-    n_free = free.sum(axis=1)
     mean_free = np.where(free, steps, 0.0).sum(axis=1) / np.maximum(n_free, 1)
     drop[:] = surplus & (n_free > 0) & (mean_free < floor)
     return drop
