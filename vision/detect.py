@@ -959,11 +959,12 @@ class DetectorSettings:
         edge_surplus_copies, edge_free_ratio, edge_free_table, edge_free_min_sides: a tile is
             a raised square with an edge all round it; a cloth's motif printed flat has none
             where the lattice puts a tile's sides. Of a tile read more often than a set holds
-            (``edge_surplus_copies``; RULES.md: three of each), a read goes when the sides it
-            turns to free cells show a step (:func:`_side_steps`, over the local light) under
-            ``edge_free_ratio`` x the median of the free sides of the reads of other tiles
-            (at least ``edge_free_min_sides`` of them): polka dots on free cells of the
-            board's lattice beside it, fewer than ``glut_copies`` of a kind. A side counts as
+            (``edge_surplus_copies``; RULES.md: three of each), a read goes when the mean
+            step (:func:`_side_steps`, over the local light) across the sides it turns to free
+            cells is under ``edge_free_ratio`` x the median step of the free sides of the
+            reads of tiles read no more often than that (at least ``edge_free_min_sides``
+            sides; fewer, and nothing goes): polka dots on free cells of the board's lattice
+            beside it, fewer than ``glut_copies`` of a kind. A side counts as
             free only where the cell beyond it shows the table (the median colour of its
             middle, within ``edge_free_table`` x the spread of :func:`_table_lab`, at least 4
             CIELAB units): a hand or a sleeve beside a tile is as flat against its black as
