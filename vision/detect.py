@@ -4638,11 +4638,7 @@ def _flat_surplus_reads(
         table = _table_lab(small, scale, image_from_grid, cells, s)
         if table is not None:
             fr, fk = np.nonzero(free)
-            xy = _cell_points(beyond[fr, fk], image_from_grid, scale, 0.3)
-            hh, ww = small.shape[:2]
-            xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
-            yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
-            lab = lab_u8(small[yi, xi]).reshape(len(fr), 25, 3).astype(np.float64)
+            lab = _cell_lab(small, _cell_points(beyond[fr, fk], image_from_grid, scale, 0.3))
             away = np.linalg.norm(np.median(lab, axis=1) - table[0], axis=1)
             far = away > s.edge_free_table * max(table[1], 4.0)
             free[fr[far], fk[far]] = False
@@ -6880,6 +6876,17 @@ def _table_band(
     return out
 
 
+def _tile_copies(
+    best_c: NDArray[np.int64], best_s: NDArray[np.int64], kept: NDArray[np.bool_]
+) -> NDArray[np.int64]:
+    """For each read (``best_c``, ``best_s``: ``(N,)`` its colour and shape indices), how many
+    of the ``kept`` ``(N,)`` reads name the same tile: ``(N,)``."""
+    ident = best_c * len(SHAPE_ORDER) + best_s
+    copies = np.bincount(ident[kept], minlength=int(ident.max(initial=0)) + 1)
+    out: NDArray[np.int64] = copies[ident]
+    return out
+
+
 def _side_neighbours(cells: NDArray[np.int64], held: NDArray[np.bool_]) -> NDArray[np.int64]:
     """For each cell of ``cells`` (``(N, 2)`` ``(row, col)``), how many of its four side
     neighbours are among the cells where ``held`` (``(N,)``) is True: ``(N,)`` 0..4."""
@@ -6925,6 +6932,16 @@ def _cell_points(
     pts = homogeneous(g) @ np.asarray(image_from_grid, np.float64).T
     xy: NDArray[np.float64] = (pts[:, :2] / pts[:, 2:3]) * scale
     return xy
+
+
+def _cell_lab(small: NDArray[np.uint8], xy: NDArray[np.float64]) -> NDArray[np.float64]:
+    """CIELAB (OpenCV 8-bit scale) of the work image ``small`` at the points ``xy``
+    ``(C * 25, 2)`` of :func:`_cell_points` (work px, rounded to the nearest pixel and clipped
+    into the image): ``(C, 25, 3)``, cell by cell."""
+    hh, ww = small.shape[:2]
+    xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
+    yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
+    return lab_u8(small[yi, xi]).reshape(-1, 25, 3).astype(np.float64)
 
 
 def _ring_cells(tile_cells: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -6973,10 +6990,7 @@ def _table_lab(
     ok = inside.reshape(len(cells), 25).all(axis=1)
     if int(ok.sum()) < s.unseen_min_table_cells:
         return None
-    xi = np.clip(xy[:, 0].round().astype(int), 0, ww - 1)
-    yi = np.clip(xy[:, 1].round().astype(int), 0, hh - 1)
-    lab = lab_u8(small[yi, xi])
-    mean = lab.reshape(len(cells), 25, 3).astype(np.float64).mean(axis=1)[ok]
+    mean = _cell_lab(small, xy).mean(axis=1)[ok]
     ref = np.median(mean, axis=0)
     spread = 1.4826 * float(np.median(np.linalg.norm(mean - ref, axis=1)))
     return ref, spread
@@ -7787,11 +7801,9 @@ def _assemble(
     # far more reads of one tile than a set holds are a pattern's motif (``glut_copies``):
     # those not found as dark-mask holes go (growth's reads and weak holes)
     if s.glut_copies > 0 and len(idx) > s.glut_copies:
-        ident = best_c * len(SHAPE_ORDER) + best_s
         kept_b = np.array(paint, bool)
-        copies = np.bincount(ident[kept_b], minlength=len(names) * len(SHAPE_ORDER))
         weak = np.array([k >= n_kept or not cands[i].strong for k, i in enumerate(idx)])
-        in_motif = (copies[ident] > s.glut_copies) & kept_b
+        in_motif = (_tile_copies(best_c, best_s, kept_b) > s.glut_copies) & kept_b
         motif = in_motif & weak
         if s.glut_strong_alone and in_motif.any():
             # ... and its dark-mask holes with no read of another tile on a side
@@ -7927,9 +7939,7 @@ def _assemble(
     # cells show no tile's edge go (``edge_free_*``)
     if s.edge_free_ratio > 0 and len(idx) > s.edge_surplus_copies:
         kept_e = np.array(paint, bool)
-        ident_e = best_c * len(SHAPE_ORDER) + best_s
-        copies_e = np.bincount(ident_e[kept_e], minlength=len(names) * len(SHAPE_ORDER))
-        surplus = kept_e & (copies_e[ident_e] > s.edge_surplus_copies)
+        surplus = kept_e & (_tile_copies(best_c, best_s, kept_e) > s.edge_surplus_copies)
         if surplus.any():
             on = np.nonzero(kept_e)[0]
             flat = _flat_surplus_reads(

@@ -854,6 +854,24 @@ def _hsv_rgb(h: float, s: float, v: float) -> tuple[int, int, int]:
     return (round(255 * r), round(255 * g), round(255 * b))
 
 
+def _woven(
+    img: F32,
+    rng: np.random.Generator,
+    shape: tuple[int, int],
+    u_mm: F32,
+    v_mm: F32,
+    px: float,
+    depth: float,
+) -> F32:
+    """A printed cloth's ``img`` ``(h, w, 3)`` with its weave (a thread period of 0.7-1.4 mm,
+    ``depth`` of the colour) and slow blotches: the finish of the checked, floral and
+    polka-dot cloths (``u_mm``, ``v_mm``: table mm per pixel; ``px``: pixels per mm)."""
+    period = float(rng.uniform(0.7, 1.4))
+    weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * depth
+    out: F32 = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
+    return out
+
+
 def _surface_texture(
     kind: str,
     rng: np.random.Generator,
@@ -943,9 +961,7 @@ def _surface_texture(
         mix = (su.astype(np.float32) + sv.astype(np.float32)) / 2
         a, b = col(c1), col(c2)
         img = b[None, None, :] * (1 - mix[..., None]) + a[None, None, :] * mix[..., None]
-        period = float(rng.uniform(0.7, 1.4))
-        weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.05
-        img = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
+        img = _woven(img, rng, shape, u_mm, v_mm, px, 0.05)
     elif kind == "floral_cloth":
         bg = base_rgb or jitter_rgb(
             [(236, 226, 200), (40, 60, 110), (200, 60, 60), (245, 245, 240)][int(rng.integers(4))],
@@ -999,9 +1015,7 @@ def _surface_texture(
                 -1,
                 cv2.LINE_AA,
             )
-        period = float(rng.uniform(0.7, 1.4))
-        weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.04
-        img = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
+        img = _woven(img, rng, shape, u_mm, v_mm, px, 0.04)
     elif kind == "polka_dot_cloth":
         # dots printed in staggered rows (half-drop), one to three colours on a plain ground,
         # dots 0.3-0.8 of a tile across: at the small end a dot is the size of a symbol and
@@ -1032,9 +1046,7 @@ def _surface_texture(
         for i, dc in enumerate(dot_cols):
             m = cover * (pick_col == i)
             img = img * (1 - m[..., None]) + dc[None, None, :] * m[..., None]
-        period = float(rng.uniform(0.7, 1.4))
-        weave = np.sin(2 * np.pi * u_mm / period) * np.sin(2 * np.pi * v_mm / period) * 0.04
-        img = img * (1 + weave + _fbm(rng, shape, 150 * px, 2) * 0.06)[..., None]
+        img = _woven(img, rng, shape, u_mm, v_mm, px, 0.04)
     elif kind == "noise_cloth":
         n1 = _fbm(rng, shape, float(rng.uniform(15, 50)) * px, octaves=4)
         n2 = _fbm(rng, shape, float(rng.uniform(10, 40)) * px, octaves=3)
