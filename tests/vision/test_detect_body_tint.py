@@ -23,14 +23,16 @@ from vision.detect import DetectorSettings, _gains_tint, _untinted, detect
 from vision.evaluate import DetectionScore, legal_board, random_board, score_detection
 
 DEFAULT = DetectorSettings()
-# (the motif bound, ``glut_copies``, drops most of these checks too, and the overlap test at
-# the symbols' centres many: off here)
+# (the motif bound, ``glut_copies``, drops most of these checks too, the overlap test at
+# the symbols' centres many, and the edge test of competing readings, ``reading_edge_ratio``,
+# some: off here)
 OFF = dataclasses.replace(
     DEFAULT,
     neutral_max_tint=0.0,
     glut_copies=0,
     lone_max_cell_offset=0.0,
     overlap_symbol_centres=False,
+    reading_edge_ratio=0.0,
 )
 
 

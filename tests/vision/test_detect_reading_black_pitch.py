@@ -64,12 +64,19 @@ def test_the_checked_cloth_board_is_read_on_its_own_pitch() -> None:
     s = DetectorSettings()
     on = score_hard_scene(97, 51, legal_board, s, isp_space="linear")
     # (the refit on known cells off too: it keeps the board's cells by itself since the
-    # twenty-eighth session, and this test is about the reading's black)
+    # twenty-eighth session, and so does the edge test of competing readings since the
+    # forty-second - the finer reading's boxes lie inside the tiles' black tops, flat -
+    # while this test is about the reading's black)
     off = score_hard_scene(
         97,
         51,
         legal_board,
-        dataclasses.replace(s, reading_black_min_pitch=0.0, refit_known_cells_residual=0.0),
+        dataclasses.replace(
+            s,
+            reading_black_min_pitch=0.0,
+            refit_known_cells_residual=0.0,
+            reading_edge_ratio=0.0,
+        ),
         "linear",
     )
     assert off.matched_visible <= 10  # (the case this test is about happens)
