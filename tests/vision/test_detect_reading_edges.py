@@ -6,8 +6,7 @@ their tiles' weight. A tile is a raised body with an edge all round it; a flower
 dark cloth has the cloth running on across the sides of the box the lattice puts round it. A
 reading whose tiles step across their free sides under ``reading_edge_ratio`` x those of
 another reading, at no finer a pitch (``reading_edge_min_pitch``), counts
-``reading_flat_weight`` of its weight. Rates with tolerances on fixed seeds,
-never pixels.
+``reading_flat_weight`` of its weight. Rates with tolerances on fixed seeds, never pixels.
 """
 
 from __future__ import annotations
@@ -32,7 +31,8 @@ PITCH = 60.0
 def _reading(
     x0: float, y0: float, cells: list[tuple[int, int]]
 ) -> tuple[list[TileObservation], Lattice]:
-    """Tiles 0.92 of a ``PITCH`` lattice whose cell (0, 0) is centred at ``(x0, y0)``."""
+    """A reading of ``cells`` on a ``PITCH`` lattice whose cell (0, 0) is centred at
+    ``(x0, y0)`` (px), each tile's outline 0.92 of the pitch across."""
     h = ((PITCH, 0.0, x0), (0.0, PITCH, y0), (0.0, 0.0, 1.0))
     half = 0.46 * PITCH
     tiles = []
