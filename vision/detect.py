@@ -4643,6 +4643,25 @@ def _free_sides(
     return free, beyond
 
 
+def _free_side_steps(
+    image_bgr: NDArray[np.uint8],
+    env: NDArray[np.float32],
+    scale: float,
+    corners_xy: NDArray[np.float64],
+    free: NDArray[np.bool_],
+) -> NDArray[np.float64]:
+    """``(N, 4)`` the colour steps (:func:`_side_steps`) of the sides where ``free`` ``(N, 4)``
+    (0 elsewhere) of the tiles with corners ``corners_xy`` ``(N, 4, 2)`` (input image px), over
+    the light envelope ``env`` (work image, ``scale`` x the input image) at each tile's centre
+    (at least 1): what the free-side edge tests of :func:`_flat_surplus_reads` and
+    :func:`_reading_edge` compare."""
+    light = np.maximum(_envelope_at(env, corners_xy.mean(axis=1) * scale), 1.0)
+    out: NDArray[np.float64] = (
+        _side_steps(image_bgr, corners_xy, free) / light.astype(np.float64)[:, None]
+    )
+    return out
+
+
 def _flat_surplus_reads(
     image_bgr: NDArray[np.uint8],
     small: NDArray[np.uint8],
@@ -4687,8 +4706,7 @@ def _flat_surplus_reads(
     n_free = free.sum(axis=1)
     if not (surplus & (n_free > 0)).any():
         return drop
-    light = np.maximum(_envelope_at(env, corners_xy.mean(axis=1) * scale), 1.0)
-    steps = _side_steps(image_bgr, corners_xy, free) / light.astype(np.float64)[:, None]
+    steps = _free_side_steps(image_bgr, env, scale, corners_xy, free)
     ref = steps[free & ~surplus[:, None]]
     if len(ref) < s.edge_free_min_sides:
         return drop
@@ -6728,8 +6746,7 @@ def _reading_edge(
     has = free.any(axis=1)
     if not has.any():
         return None
-    light = np.maximum(_envelope_at(env, corners[has].mean(axis=1) * scale), 1.0)
-    steps = _side_steps(image_bgr, corners[has], free[has]) / light.astype(np.float64)[:, None]
+    steps = _free_side_steps(image_bgr, env, scale, corners[has], free[has])
     mean_free = steps.sum(axis=1) / free[has].sum(axis=1)
     return float(np.median(mean_free))
 
