@@ -715,6 +715,15 @@ class DetectorSettings:
             (tiles are laid touching; rounded edges make the visible top slightly smaller).
         symbol_to_tile: tile side / symbol equivalent diameter, used only for a single tile
             whose body cannot be measured (dark table): measured 1.75 on a classic set.
+        line_body_max_tiles, line_body_tolerance: a dark region holding 2 to
+            ``line_body_max_tiles`` symbols that is a line of that many (k) tiles laid
+            touching proves its tiles as a lone tile's square body does: a rectangle whose
+            long side is k short sides within ``line_body_tolerance`` x k, its symbols one
+            short side apart along its axis, each within ``line_body_tolerance`` short sides
+            of its place (:func:`_line_body`). A small board (a game's first move, 1-5
+            tiles) has no other tile to vouch for it: two touching squares on white
+            lost both tiles, one symbol having been seen as a lone blob by a weaker mask.
+            1 turns it off.
         pitch_agreement, min_pitch_support: the lattice pitch is first taken as the most
             common nearest-neighbour distance of the symbols (tiles touch in lines): the one
             with at least ``min_pitch_support`` others within ``pitch_agreement`` of it,
@@ -1943,6 +1952,8 @@ class DetectorSettings:
     patch_px: int = 48
     tile_fill: float = 0.96
     symbol_to_tile: float = 1.75
+    line_body_max_tiles: int = 6
+    line_body_tolerance: float = 0.25
     pitch_agreement: float = 0.12
     min_pitch_support: int = 3
     pitch_extent_ratio: float = 1.45
@@ -2099,8 +2110,9 @@ class _Candidate:
     parent_count: int = 1  # symbols sharing that dark region
     strong: bool = True  # a hole of the dark mask (else only of the neutral mask)
     envelope: float = 255.0  # light envelope E at the centre, 0..255
-    # its own body region: "square" (alone in a square region), "blob" (alone in a region
-    # that is not a square: not a tile), "shared" (region shared with other symbols)
+    # its own body region: "square" (alone in a square region, or one of a line of tiles
+    # laid touching, :func:`_line_body`), "blob" (alone in a region that is not a square:
+    # not a tile), "shared" (region shared with other symbols)
     body: str = "shared"
     # the contour as its mask search found it (before any move to work-image coordinates),
     # from which ``extent`` is measured when first asked for
@@ -2568,6 +2580,33 @@ def _contour_stats(contours: list[NDArray[np.int32]]) -> _ContourStats:
     )
 
 
+def _line_body(
+    region: NDArray[np.int32], holes: list[NDArray[np.float64]], s: DetectorSettings
+) -> bool:
+    """Whether a dark region holding ``holes`` (k >= 2 hole centres, work px) is a line of k
+    tiles laid touching: a rectangle (``min_body_fill`` of its smallest bounding box) k sides
+    long and one side wide (long / short within ``line_body_tolerance`` of k), with the
+    holes one short side apart along its long axis (each within ``line_body_tolerance``
+    short sides of its place) and on it. A board's first move is such a line; blots of a
+    cloth's motif in one dark region are not."""
+    k = len(holes)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(region)
+    short, long_ = min(rw, rh), max(rw, rh)
+    if short <= 0 or cv2.contourArea(region) < s.min_body_fill * rw * rh:
+        return False
+    tol = s.line_body_tolerance
+    if abs(long_ / short - k) > tol * k:
+        return False
+    t = math.radians(ang) + (0.0 if rw >= rh else math.pi / 2)  # the long axis
+    rel = np.asarray(holes, np.float64) - np.array([cx, cy])
+    along = np.sort(rel @ np.array([math.cos(t), math.sin(t)]))
+    across = rel @ np.array([-math.sin(t), math.cos(t)])
+    places = (np.arange(k) - (k - 1) / 2.0) * (long_ / k)
+    return bool(
+        np.all(np.abs(along - places) <= tol * short) and np.all(np.abs(across) <= tol * short)
+    )
+
+
 def _symbol_candidates(
     dark: NDArray[np.uint8],
     s: DetectorSettings,
@@ -2662,6 +2701,7 @@ def _symbol_candidates(
     counts: dict[int, int] = {}
     for c in out:
         counts[c.parent] = counts.get(c.parent, 0) + 1
+    lines: dict[int, bool] = {}
     for c in out:
         c.parent_count = counts[c.parent]
         if c.parent_count == 1:
@@ -2670,6 +2710,13 @@ def _symbol_candidates(
             aspect = max(rw, rh) / max(min(rw, rh), 1.0)
             square = fill >= s.min_body_fill and aspect <= s.max_body_aspect
             c.body = "square" if square else "blob"
+        elif c.parent_count <= s.line_body_max_tiles:
+            if c.parent not in lines:
+                lines[c.parent] = _line_body(
+                    c.parent_contour, [o.centre_xy for o in out if o.parent == c.parent], s
+                )
+            if lines[c.parent]:  # a line of tiles proves its tiles as a square does
+                c.body = "square"
     outers = [c for i, c in enumerate(contours) if hier[i, 3] < 0]
     return out, outers
 
