@@ -20,6 +20,9 @@ Accuracy (issue 3 targets: tile recall and precision >= 99.5 %, colour+shape ide
   put look-alike symbols side by side, and the rule check (:mod:`vision.rulecheck`) can settle
   readings the camera is unsure of. ``hard`` boards hold random tiles, so there the numbers
   are the camera's reading alone (the rule check leaves such boards alone);
+- ``hard_small``: the same conditions (same seeds) on small legal boards of 1-5 tiles
+  (:func:`small_board`): a game's first move, which has no board around it to vouch for its
+  tiles or set the lattice's pitch (``hard`` boards hold 6-80 tiles);
 - ``presets``: every named preset of :data:`vision.render.PRESETS` on a few boards;
 - ``hand_gate``: the tracker's hand gate (unseen cells, occluded share) on the same hard
   scenes drawn with and without hands: how often it shuts on a still board without hands (a
@@ -166,6 +169,13 @@ class HardScene:
     cond: Conditions
     size: tuple[int, int]
     tags: list[str]
+
+
+def small_board(rng: np.random.Generator, n_tiles: int) -> Any:
+    """A legal board of 1-5 tiles (a game's first move or two), drawn from ``rng``;
+    ``n_tiles`` (the hard benchmark's 6-80) is ignored. For ``hard_small``."""
+    del n_tiles
+    return legal_board(rng, int(rng.integers(1, 6)))
 
 
 def hard_scene(
@@ -559,6 +569,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if a.scenes:
         out["hard"] = _accuracy_hard(a.scenes, a.seed, art=a.art)
         out["hard_legal"] = _accuracy_hard(a.scenes, a.seed, legal_board, art=a.art)
+        out["hard_small"] = _accuracy_hard(a.scenes, a.seed, small_board, art=a.art)
     if a.preset_boards:
         out["presets"] = _accuracy_presets(a.preset_boards, a.seed)
     if a.gate_scenes:
