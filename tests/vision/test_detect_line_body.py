@@ -26,29 +26,29 @@ OFF = dataclasses.replace(DEFAULT, line_body_max_tiles=1)
 SIDE = 40.0
 
 
+def _turned(xy: np.ndarray, turn_deg: float) -> np.ndarray:
+    """Points ``(N, 2)`` (px) turned by ``turn_deg`` about the image centre (200, 200)."""
+    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+    rel = np.asarray(xy, np.float64) - 200.0
+    return np.c_[c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]] + 200.0
+
+
 def _region(cells: list[tuple[int, int]], turn_deg: float = 0.0) -> np.ndarray:
     """The outer contour of the union of ``SIDE`` squares at ``cells`` (col, row), turned by
     ``turn_deg`` about the image centre (int32, as ``cv2.findContours`` gives it)."""
     mask = np.zeros((400, 400), np.uint8)
-    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
     for col, row in cells:
         x0, y0 = 120 + col * SIDE, 120 + row * SIDE
         sq = np.array([(x0, y0), (x0 + SIDE, y0), (x0 + SIDE, y0 + SIDE), (x0, y0 + SIDE)])
-        rel = sq - 200.0
-        turned = np.c_[c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]] + 200.0
-        cv2.fillConvexPoly(mask, np.round(turned).astype(np.int32), 255)
+        cv2.fillConvexPoly(mask, np.round(_turned(sq, turn_deg)).astype(np.int32), 255)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return max(contours, key=cv2.contourArea)
 
 
 def _centres(cells: list[tuple[float, float]], turn_deg: float = 0.0) -> list[np.ndarray]:
     """The centres of the squares at ``cells`` (col, row), turned as :func:`_region` turns."""
-    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
-    out = []
-    for col, row in cells:
-        x, y = 120 + (col + 0.5) * SIDE - 200.0, 120 + (row + 0.5) * SIDE - 200.0
-        out.append(np.array([c * x - s * y + 200.0, s * x + c * y + 200.0]))
-    return out
+    xy = np.array([(120 + (col + 0.5) * SIDE, 120 + (row + 0.5) * SIDE) for col, row in cells])
+    return list(_turned(xy, turn_deg))
 
 
 @pytest.mark.parametrize("turn", [0.0, 17.0, 90.0])
