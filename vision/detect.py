@@ -588,6 +588,22 @@ class DetectorSettings:
             tile lost. Not for the other readings: their true tiles reach 0.4-0.5 (dim light,
             tiny tiles, printed grids: on every reading it lost 1-3 tiles in 7 scenes of 8
             sets, recall -0.0005 to -0.0014 on four of them).
+        lone_bodies_reading: a game's first move is one tile or a short line, and a cloth's
+            holes can outnumber it: a checked cloth's checks (weak holes, hundreds on a grid
+            of their own) set the first lattice and the pitch, the lone tile's square body is
+            sized against the checks' pitch and sits between their cells, and nothing is
+            read. When the first reading read fewer than ``min_pitch_support`` tiles and none
+            at the 1 to ``min_pitch_support - 1`` dark-mask holes with square bodies of their
+            own (``_Candidate.body``), those holes are read once more on their own (their
+            bodies set the side and the lattice; growth reads the cells around them) and the
+            heavier reading kept. Held-out seed 2000, one tile on a yellow checked cloth (the
+            checks' diagonal 72 work px, the tile 49): 0 -> 1 tile. False turns it off.
+        lone_side_shrink: a lone tile (a board of one read) is sized by its dark region,
+            which in an oblique view also takes in its side walls, its contact shadow and
+            blur: held-out seed 82 (34 deg tilt, defocus) measured 110 px for a 79 px top,
+            and the patch read the table beside the tile. When the lone read fails, it is
+            read again at these fractions of that side, in turn, and the first that passes
+            every check is kept. () turns it off.
         small_symbols_max_corner_share: ... and that reading is skipped when at least this
             share of the small holes lie where the first reading's tiles meet at their corners
             (within a quarter cell of a cell corner with 3 or 4 of its cells read): they are
@@ -1924,6 +1940,8 @@ class DetectorSettings:
     small_symbols_min_holes: int = 16
     small_symbols_max_foreign_chroma: float = 0.25
     small_symbols_max_corner_share: float = 0.5
+    lone_bodies_reading: bool = True
+    lone_side_shrink: tuple[float, ...] = (0.85, 0.72)
     min_hole_contrast: float = 25.0
     min_body_fill: float = 0.8
     max_body_aspect: float = 1.6
@@ -6660,6 +6678,11 @@ def _read_image(
     ):  # ... unless they are the gaps where the tiles read meet at their corners
         small_way = {"max_foreign_chroma": s.small_symbols_max_foreign_chroma}
         readings.append((replace(found, cands=found.small_cands), small_way))
+    # a few dark-mask holes with square bodies of their own, none read as a tile: read on
+    # their own (``lone_bodies_reading``)
+    lone = _unread_lone_bodies(found, tiles, scale, s) if s.lone_bodies_reading else []
+    if lone:
+        readings.append((replace(found, cands=lone), {}))
     # every reading is weighed (``_reading_weight``) and the heaviest kept, the first of equals
     done = [(tiles, lattice, quality)]
     dbgs: list[dict[str, Any] | None] = [None]
@@ -6727,6 +6750,27 @@ def _read_image(
     if dbg is not None:
         dbg["overlay"] = draw_overlay(image_bgr, obs)
     return obs, len(found.strong), len(found.cands)
+
+
+def _unread_lone_bodies(
+    found: _CandidateSearch, tiles: list[TileObservation], scale: float, s: DetectorSettings
+) -> list[_Candidate]:
+    """The dark-mask holes of ``found`` alone in square bodies (``body == "square"``),
+    1 to ``min_pitch_support - 1`` of them, when the first reading read fewer than
+    ``min_pitch_support`` tiles (``tiles``, full-image px) and none of them within a symbol's
+    diameter of any of those holes; else ``[]``. Work-image candidates, at ``scale`` work px
+    per image px."""
+    if len(tiles) >= s.min_pitch_support:
+        return []
+    lone = [c for c in found.cands if c.strong and c.body == "square"]
+    if not lone or len(lone) >= s.min_pitch_support:
+        return []
+    at = np.array([c.centre_xy / scale for c in lone])
+    reach = np.array([c.diameter / scale for c in lone])
+    for t in tiles:
+        if (np.hypot(*(at - np.asarray(t.center_xy)).T) <= reach).any():
+            return []
+    return lone
 
 
 def _board_black(qualities: list[dict[str, Any]], s: DetectorSettings) -> float | None:
@@ -7464,6 +7508,33 @@ def _assemble(
         loose, valid = _judge_reads(
             reads, shape_dist, outline_shape, residual, env_at, square, s, trusted, light_rgb
         )
+        if lone_board and s.lone_side_shrink and bool((use & square & ~valid).any()):
+            # a lone tile's side is its dark region's, which in an oblique view takes in its
+            # side walls and contact shadow too (``lone_side_shrink``)
+            one = np.nonzero(use)[0]
+            for f in s.lone_side_shrink:
+                c_try = _tile_corners(
+                    full_centres[one], cells[one], image_from_grid, angles[one],
+                    f * side_est[one] / scale, fill, True, s,
+                )  # fmt: skip
+                new = _read_patches(source, c_try, s, keep_dbg)
+                d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
+                dist = np.where(new.ok, d.min(axis=1), np.inf)
+                _, ok = _judge_reads(
+                    new, dist, np.argmin(d, axis=1), residual[one], env_at[one], square[one], s,
+                    None, light_rgb,
+                )  # fmt: skip
+                if ok.all():
+                    reads.put(one, new)
+                    outline[one], shape_dist[one] = d, dist
+                    outline_shape[one] = np.argmin(d, axis=1)
+                    corners_all[one] = c_try
+                    side_est[one] *= f
+                    loose, valid = _judge_reads(
+                        reads, shape_dist, outline_shape, residual, env_at, square, s,
+                        trusted, light_rgb,
+                    )  # fmt: skip
+                    break
         nxt = loose if _round == 0 else valid
         if back or not nxt.any() or np.array_equal(nxt, use):
             break
