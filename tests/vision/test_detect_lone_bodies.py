@@ -71,9 +71,13 @@ def test_unread_lone_bodies_only_when_few_and_unread() -> None:
     read = list(detect(r.image_bgr, settings=DEFAULT).tiles)
     assert read
     assert _unread_lone_bodies(found, read, scale, DEFAULT) == []
-    # enough dark-mask holes set the pitch themselves: no second reading either
-    many = dataclasses.replace(DEFAULT, min_pitch_support=1)
+    # as many square bodies as ``min_pitch_support`` set the pitch themselves, and a first
+    # reading of that many tiles is a board: no second reading either
+    many = dataclasses.replace(DEFAULT, min_pitch_support=len(lone))
     assert _unread_lone_bodies(found, [], scale, many) == []
+    far = dataclasses.replace(read[0], center_xy=(-1e4, -1e4))
+    assert _unread_lone_bodies(found, [far] * DEFAULT.min_pitch_support, scale, DEFAULT) == []
+    assert _unread_lone_bodies(found, [far], scale, DEFAULT) == lone
 
 
 def _oblique_lone(seed: int) -> Rendered:
