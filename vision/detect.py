@@ -3376,6 +3376,20 @@ def _read_patches(
     )
 
 
+def _read_outlines(
+    source: _TileSource, corners_xy: NDArray[np.float64], s: DetectorSettings, keep_debug: bool
+) -> tuple[_Reads, NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+    """:func:`_read_patches` of the tiles at ``corners_xy`` ``(N, 4, 2)`` and their outlines'
+    distances: ``(reads, d, dist, best)``: ``d`` ``(N, len(SHAPE_ORDER))`` to each prototype
+    (:func:`outline_distances`), ``dist`` ``(N,)`` the nearest (inf where no symbol was
+    read) and ``best`` ``(N,)`` its index in ``SHAPE_ORDER``."""
+    reads = _read_patches(source, corners_xy, s, keep_debug)
+    d = outline_distances(reads.profile, reads.solidity, s.shape, reads.blur)
+    dist: NDArray[np.float64] = np.where(reads.ok, d.min(axis=1), np.inf)
+    best: NDArray[np.int64] = np.argmin(d, axis=1)
+    return reads, d, dist, best
+
+
 def _per_patch(
     bound: float | NDArray[np.float64] | None, default: float, n: int
 ) -> NDArray[np.float32]:
@@ -7488,15 +7502,12 @@ def _assemble(
             moved = np.abs(prev_corners - corners_all).reshape(n, -1).max(axis=1)
             todo = np.nonzero(moved > s.reread_shift * pitch_px)[0]
         if len(todo):
-            new = _read_patches(source, corners_all[todo], s, keep_dbg)
-            d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
+            new, d, dist, nearest = _read_outlines(source, corners_all[todo], s, keep_dbg)
             if reads is None:
                 reads = new
             else:
                 reads.put(todo, new)
-            outline[todo] = d
-            shape_dist[todo] = np.where(new.ok, d.min(axis=1), np.inf)
-            outline_shape[todo] = np.argmin(d, axis=1)
+            outline[todo], shape_dist[todo], outline_shape[todo] = d, dist, nearest
         assert reads is not None
         prev_corners = corners_all
         cells_prev = cells
@@ -7517,17 +7528,13 @@ def _assemble(
                     full_centres[one], cells[one], image_from_grid, angles[one],
                     f * side_est[one] / scale, fill, True, s,
                 )  # fmt: skip
-                new = _read_patches(source, c_try, s, keep_dbg)
-                d = outline_distances(new.profile, new.solidity, s.shape, new.blur)
-                dist = np.where(new.ok, d.min(axis=1), np.inf)
+                new, d, dist, nearest = _read_outlines(source, c_try, s, keep_dbg)
                 _, ok = _judge_reads(
-                    new, dist, np.argmin(d, axis=1), residual[one], env_at[one], square[one], s,
-                    None, light_rgb,
-                )  # fmt: skip
+                    new, dist, nearest, residual[one], env_at[one], square[one], s, None, light_rgb
+                )
                 if ok.all():
                     reads.put(one, new)
-                    outline[one], shape_dist[one] = d, dist
-                    outline_shape[one] = np.argmin(d, axis=1)
+                    outline[one], shape_dist[one], outline_shape[one] = d, dist, nearest
                     corners_all[one] = c_try
                     side_est[one] *= f
                     loose, valid = _judge_reads(
