@@ -612,9 +612,12 @@ class DetectorSettings:
             cloth's light checks along its edge with a dark floor, a sleeve or a hand (the
             dark side their margin, the checks their symbols: one colour, one or two
             shapes), read as up to 11 tiles on empty tables. Its reads are dropped (and
-            again for the next kind, until none qualifies), and a competing reading weighs
-            only its reads left (:func:`_motif_reads`). Random layouts of 25-80 tiles (the
-            hard benchmark draws tiles with replacement) reach 0.17 at most. 0 turns it off.
+            again for the next kind, until none qualifies; a read beside a read of another
+            kind stays, as a tile of the board), and a competing reading's weight is scaled
+            by the share of its reads left (:func:`_motif_reads`). ``glut_copies`` bounds
+            large motifs by their count; this, small ones by their share. Random layouts
+            (the hard benchmark draws tiles with replacement) reach 0.17 at most on two
+            cached sets of them (R19, R29g: 25-79 tiles). 0 turns it off.
         small_symbols_max_corner_share: ... and that reading is skipped when at least this
             share of the small holes lie where the first reading's tiles meet at their corners
             (within a quarter cell of a cell corner with 3 or 4 of its cells read): they are
@@ -6918,19 +6921,24 @@ def _motif_reads(tiles: list[TileObservation], s: DetectorSettings) -> NDArray[n
     """``(N,)`` True for the reads of a tile kind that a reading shows more often than a set
     holds (:data:`~scorer.model.COPIES_PER_KIND`) and as at least ``motif_kind_share`` of its
     reads still kept: a cloth's motif repeated (``DetectorSettings.motif_kind_share``). Kinds
-    are taken off one at a time, most read first, each against the reads the earlier left."""
+    are taken off one at a time, most read first, each against the reads the earlier left. A
+    read of such a kind with a side neighbour of another kind stays: a real tile of the
+    motif's kind lies in a line of the board (RULES.md: every tile laid joins a line), as
+    with ``glut_strong_alone``."""
     out = np.zeros(len(tiles), bool)
     if s.motif_kind_share <= 0 or len(tiles) <= COPIES_PER_KIND:
         return out
     kinds = [t.tile for t in tiles]
     while True:
         left = [k for k, gone in zip(kinds, out, strict=True) if not gone]
-        if not left:
-            return out
-        kind, n = Counter(left).most_common(1)[0]
+        kind, n = Counter(left).most_common(1)[0] if left else (None, 0)
         if n <= COPIES_PER_KIND or n < s.motif_kind_share * len(left):
-            return out
+            break
         out |= np.array([k == kind for k in kinds])
+    if out.any() and not out.all():
+        cells = np.array([(t.pos.row, t.pos.col) for t in tiles], np.int64)
+        out &= _side_neighbours(cells, ~out) == 0
+    return out
 
 
 def _corner_share(

@@ -59,9 +59,10 @@ def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> Detecto
     fourteenth's (``part_max_solid_share``), the seventeenth's (``pale_margin_*``), the
     eighteenth's (``table_colour_*``, ``cover_*``), the nineteenth's (``lone_max_cell_offset``),
     the twentieth's (``part_max_light_share``), the twenty-first's (``offset_min_cells``), the
-    forty-first's (``edge_free_ratio``), the forty-second's (``reading_edge_ratio``) and any
-    ``more`` fields set: they drop some of the same look-alikes as older checks, so a test
-    that measures an older check alone turns them off."""
+    forty-first's (``edge_free_ratio``), the forty-second's (``reading_edge_ratio``), the
+    forty-fifth's (``motif_kind_share``) and any ``more`` fields set: they drop some of the
+    same look-alikes as older checks, so a test that measures an older check alone turns them
+    off."""
     return dataclasses.replace(
         settings,
         max_margin_bleed=0.0,
@@ -78,6 +79,7 @@ def without_lookalike_checks(settings: DetectorSettings, **more: Any) -> Detecto
         offset_min_cells=0.0,
         edge_free_ratio=0.0,
         reading_edge_ratio=0.0,
+        motif_kind_share=0.0,
         **more,
     )
 

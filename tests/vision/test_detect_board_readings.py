@@ -72,14 +72,15 @@ def test_a_ginghams_checks_do_not_outweigh_the_board() -> None:
     every tile is found. Measured on the turned corners (``with_turned_corners``): with
     the default corners the checks read as no tile either way; the default then keeps at
     most as many false tiles and finds as many tiles as the weighed reading."""
-    # (the motif bound, ``glut_copies``, and the lone-read doubt, ``lone_doubt_*``, are off
-    # in the old reading: they drop these checks too)
+    # (the motif bounds, ``glut_copies`` and ``motif_kind_share``, and the lone-read doubt,
+    # ``lone_doubt_*``, are off in the old reading: they drop these checks too)
     turned = with_turned_corners(DEFAULT)
     old = dataclasses.replace(
         turned,
         reading_light_weight=1.0,
         doubt_board_black=False,
         glut_copies=0,
+        motif_kind_share=0.0,
         lone_doubt_colour_distance=0.0,
     )
     off, on = _score(old), _score(turned)

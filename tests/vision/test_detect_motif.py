@@ -46,9 +46,22 @@ def test_a_board_of_one_kind_is_a_motif() -> None:
 
 
 def test_kinds_are_taken_off_one_at_a_time() -> None:
-    # 5 of 11 (0.45) go first; then 4 of the 6 left (0.67); two single reads stay
+    # 5 of 11 (0.45) go first; then 4 of the 6 left (0.67); the two single reads stay, and
+    # so does the last "B*", beside the "Bc" (a tile of the motif's kind in a board's line)
     got = _motif_reads(_tiles(["Bs"] * 5 + ["B*"] * 4 + ["Bc", "Bd"]), DEFAULT)
-    assert got.tolist() == [True] * 9 + [False, False]
+    assert got.tolist() == [True] * 8 + [False] * 3
+
+
+def test_a_tile_of_the_motifs_kind_in_a_line_of_the_board_stays() -> None:
+    # a row of five other tiles and, apart from it (rows 2-3), six reads of one kind
+    reads = _tiles(["Rc", "Os", "Gc", "Yd", "Bx"] + ["Gc"] * 6)
+    reads = [
+        dataclasses.replace(t, pos=Pos(2 + (i - 5) // 3, (i - 5) % 3 * 2)) if i >= 5 else t
+        for i, t in enumerate(reads)
+    ]
+    got = _motif_reads(reads, DEFAULT)
+    # 7 of 11 read "Gc": the six apart go, the one between "Os" and "Yd" stays
+    assert got.tolist() == [False] * 5 + [True] * 6
 
 
 def test_a_varied_board_keeps_every_read() -> None:

@@ -25,7 +25,7 @@ from vision.observation import Observation
 from vision.render import Rendered
 
 DEFAULT = DetectorSettings()
-OFF = dataclasses.replace(DEFAULT, glut_strong_alone=False)
+OFF = dataclasses.replace(DEFAULT, glut_strong_alone=False, motif_kind_share=0.0)
 _COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
 
 

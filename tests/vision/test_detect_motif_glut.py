@@ -23,7 +23,7 @@ from vision.observation import Observation
 DEFAULT = DetectorSettings()
 # (the forty-first session's edge test, ``edge_free_ratio``, drops some of the motif's reads
 # too: off with the bound, so that the "before" arm shows the motif as the bound found it)
-OFF = dataclasses.replace(DEFAULT, glut_copies=0, edge_free_ratio=0.0)
+OFF = dataclasses.replace(DEFAULT, glut_copies=0, edge_free_ratio=0.0, motif_kind_share=0.0)
 
 
 def _read(legal: bool, settings: DetectorSettings) -> tuple[Observation, DetectionScore]:

@@ -24,7 +24,7 @@ from vision.evaluate import score_detection
 from vision.observation import Lattice, TileObservation
 
 DEFAULT = DetectorSettings()
-OFF = dataclasses.replace(DEFAULT, reading_edge_ratio=0.0)
+OFF = dataclasses.replace(DEFAULT, reading_edge_ratio=0.0, motif_kind_share=0.0)
 PITCH = 60.0
 
 
