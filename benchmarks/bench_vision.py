@@ -320,8 +320,9 @@ def _accuracy_empty(n_scenes: int, seed: int, first: int = 0) -> dict[str, Any]:
             keys = ["below_25px"]
             tags.append("below_25px")
         for key in keys:
-            row = rows[key]
-            row[0], row[1], row[2] = row[0] + 1, row[1] + (n_false > 0), row[2] + n_false
+            rows[key][0] += 1
+            rows[key][1] += n_false > 0
+            rows[key][2] += n_false
         if n_false:
             failures.append(
                 {"scene": k, "size": list(size), "tags": tags,
@@ -534,7 +535,6 @@ def _speed(repeat: int, seed: int) -> dict[str, Any]:
 
 _RSS_CHILD = """
 import sys, time, cv2
-from scorer.model import Board
 from vision.detect import detect
 
 def hwm():  # peak resident set of this process since exec (ru_maxrss survives exec)

@@ -19,7 +19,7 @@ def test_an_empty_scene_is_drawn_the_same_each_time() -> None:
 
 def test_false_tiles_are_counted_per_scene_and_table() -> None:
     # scene 74 of seed 2026: a floral cloth under glare, dim and oblique, whose flowers read
-    # as tiles (forty-fifth session: 4 of them); scene 75 another table
+    # as tiles (forty-fifth session: 6 of them); scene 75 another table
     out = _accuracy_empty(2, 2026, first=74)
     read = [len(detect(empty_scene(2026, k)[0].image_bgr).tiles) for k in (74, 75)]
     every = out["overall"]["scenes"] + out["out_of_spec_pitch_below_25px"]["scenes"]
