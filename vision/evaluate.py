@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorer.model import COPIES_PER_KIND, Board, Pos, Shape, Tile
+from scorer.model import COPIES_PER_KIND, Board, NotationError, Pos, Shape, Tile
 from scorer.rules import is_valid_line
 from vision.observation import Observation
 
@@ -83,6 +83,39 @@ class DetectionScore:
     @property
     def exact_rate(self) -> float:
         return self.exact / self.images if self.images else 1.0
+
+    def misread_kinds(self) -> dict[str, Any]:
+        """The misreads (``confusions``) split by what the reading got wrong.
+
+        Returns ``{"misreads": n, "colour": n, "shape": n, "both": n, "shape_pairs": {...},
+        "colour_pairs": {...}}``: ``colour`` counts readings with the right shape and another
+        colour, ``shape`` the right colour and another shape, ``both`` neither; the pair
+        counts are unordered (a diamond read as a clover and a clover read as a diamond are
+        both ``"clover/diamond"``), most first, over the readings that got only that
+        attribute wrong. Confusions whose keys are no tile notation (:meth:`Tile.parse`)
+        count under ``misreads`` alone.
+        """
+        out: dict[str, Any] = {"misreads": sum(self.confusions.values())}
+        kinds: Counter[str] = Counter()
+        shapes: Counter[str] = Counter()
+        colours: Counter[str] = Counter()
+        for (truth, read), n in self.confusions.items():
+            try:
+                t, d = Tile.parse(truth), Tile.parse(read)
+            except NotationError:
+                continue
+            if t.color != d.color and t.shape != d.shape:
+                kinds["both"] += n
+            elif t.color != d.color:
+                kinds["colour"] += n
+                colours["/".join(sorted((t.color, d.color)))] += n
+            elif t.shape != d.shape:
+                kinds["shape"] += n
+                shapes["/".join(sorted((t.shape.value, d.shape.value)))] += n
+        out.update({k: kinds[k] for k in ("colour", "shape", "both")})
+        out["shape_pairs"] = dict(shapes.most_common())
+        out["colour_pairs"] = dict(colours.most_common())
+        return out
 
     def summary(self) -> dict[str, float | int]:
         """Rates rounded for reports."""
