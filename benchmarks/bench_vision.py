@@ -14,7 +14,10 @@ Accuracy (issue 3 targets: tile recall and precision >= 99.5 %, colour+shape ide
   *wanted* tile size) into more than the brief's "mild blur" for the tiles as drawn: such a
   scene is scored apart too (``out_of_spec_blur_beyond_mild``) and drawn again with its blur
   capped against the tiles as drawn (:func:`_blur_beyond_mild`); ``pitch_in_spec_blur_as_drawn``
-  keeps the numbers as this benchmark reported them before 2026-11-21 (those scenes as drawn);
+  keeps the numbers as this benchmark reported them before 2026-11-21 (those scenes as drawn).
+  The in-spec scenes are also scored by tile pitch (``by_pitch_px``, :data:`PITCH_BANDS`), and
+  their misreads split into colour, shape or both, with the pairs confused most
+  (``misreads``, :meth:`vision.evaluate.DetectionScore.misread_kinds`);
 - ``hard_legal``: the same conditions (same seeds) on boards whose every line obeys the rules
   (:func:`vision.evaluate.legal_board`), as on a real table: lines of one colour or one shape
   put look-alike symbols side by side, and the rule check (:mod:`vision.rulecheck`) can settle
@@ -227,6 +230,29 @@ def hard_scene(
     return HardScene(first, in_spec, blurred, r, cond, size, tags)
 
 
+#: Bands of tile pitch (image px) the in-spec hard scenes are also scored by: ``(label, low,
+#: high)``, low inclusive. Small tiles carry the fewest pixels per symbol, where a blurred
+#: diamond and clover look most alike (``docs/benchmarks.md``, forty-sixth session).
+PITCH_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("25-35", SPEC_MIN_PITCH_PX, 35.0),
+    ("35-50", 35.0, 50.0),
+    ("50-100", 50.0, 100.0),
+    ("100+", 100.0, math.inf),
+)
+
+
+def pitch_band(pitch_px: float) -> str:
+    """The :data:`PITCH_BANDS` label of an in-spec pitch (px; at least ``SPEC_MIN_PITCH_PX``).
+
+    Raises:
+        ValueError: a pitch below the spec's least.
+    """
+    for label, lo, hi in PITCH_BANDS:
+        if lo <= pitch_px < hi:
+            return label
+    raise ValueError(f"pitch {pitch_px!r} px is below the spec's {SPEC_MIN_PITCH_PX} px")
+
+
 def _accuracy_hard(
     n_scenes: int,
     seed: int,
@@ -239,6 +265,7 @@ def _accuracy_hard(
     as_drawn = DetectionScore()  # pitch in spec, blur as drawn (the definition until 2026-11-21)
     n_blurred = 0
     by_tag: dict[str, DetectionScore] = defaultdict(DetectionScore)
+    by_pitch: dict[str, DetectionScore] = {band: DetectionScore() for band, _, _ in PITCH_BANDS}
     failures: list[dict[str, Any]] = []
     times: list[float] = []
     replaced = 0
@@ -264,6 +291,8 @@ def _accuracy_hard(
             tags.append("below_25px")
         else:
             total = total + sc
+            band = pitch_band(r.pitch_px)
+            by_pitch[band] = by_pitch[band] + sc
         for tag in tags:
             by_tag[tag] = by_tag[tag] + sc
         if not sc.exact:
@@ -288,6 +317,8 @@ def _accuracy_hard(
         "out_of_spec_blur_beyond_mild": blurred.summary(),
         "pitch_in_spec_blur_as_drawn": as_drawn.summary(),
         "by_condition": {t: by_tag[t].summary() for t in sorted(by_tag)},
+        "by_pitch_px": {b: by_pitch[b].summary() for b in by_pitch if by_pitch[b].images},
+        "misreads": total.misread_kinds(),
         "median_detect_ms": round(statistics.median(times), 1) if times else None,
         "failures": failures,
     }
