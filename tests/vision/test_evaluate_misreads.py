@@ -60,7 +60,8 @@ def test_the_hard_section_is_scored_by_pitch_and_misread_kind() -> None:
     out = _accuracy_hard(3, 2026)
     bands = out["by_pitch_px"]
     assert set(bands) <= {label for label, _, _ in PITCH_BANDS}
-    assert sum(b["images"] for b in bands.values()) == out["overall"]["images"] == 3
+    assert out["overall"]["images"] >= 1  # scenes still under 25 px are scored apart
+    assert sum(b["images"] for b in bands.values()) == out["overall"]["images"]
     assert sum(b["tiles"] for b in bands.values()) == out["overall"]["tiles"]
     m = out["misreads"]
     assert m["misreads"] == m["colour"] + m["shape"] + m["both"]
