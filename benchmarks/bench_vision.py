@@ -80,6 +80,11 @@ from vision.render import MAX_BLUR_OF_TILE, MAX_MOTION_OF_TILE, PRESETS, Conditi
 
 #: The brief's smallest tile (issue 3: "tiles from about 25 px to 200 px across").
 SPEC_MIN_PITCH_PX = 25.0
+#: Frame sizes (w, h) the hard and empty-table scenes draw from, equally likely: mostly
+#: 1280x720, some 640x480 and 1920x1080.
+HARD_SIZES: tuple[tuple[int, int], ...] = (
+    ((1280, 720),) * 6 + ((640, 480),) * 2 + ((1920, 1080),) * 2
+)
 
 
 def condition_tags(c: Conditions) -> list[str]:
@@ -201,12 +206,11 @@ def hard_scene(
     keep a scene found then. ``art`` > 0 draws the symbols with another set's proportions
     (:attr:`vision.render.Conditions.art`; the sampled conditions and board stay the same).
     """
-    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
     rng = np.random.default_rng([seed, k])
     cond = replace(Conditions.sample(rng, "hard"), isp_space=isp_space, art=art)
     n = int(rng.integers(6, 81))
     board = make_board(rng, n)
-    size = sizes[int(rng.integers(len(sizes)))]
+    size = HARD_SIZES[int(rng.integers(len(HARD_SIZES)))]
     first = r = render(board, cond, seed=seed * 1000 + k, size=size)
     in_spec = None
     if r.pitch_px < SPEC_MIN_PITCH_PX:
@@ -328,10 +332,9 @@ def empty_scene(seed: int, k: int) -> Any:
     """Scene ``k`` of the empty-table benchmark with ``--seed seed`` (deterministic): an
     empty table under ``Conditions.sample(rng, "hard")`` (any table, light, camera, hands,
     clutter), mostly 1280x720 with some 640x480 and 1920x1080 frames, as in ``hard``."""
-    sizes = [(1280, 720)] * 6 + [(640, 480)] * 2 + [(1920, 1080)] * 2
     rng = np.random.default_rng([seed, k, 55])
     cond = Conditions.sample(rng, "hard")
-    size = sizes[int(rng.integers(len(sizes)))]
+    size = HARD_SIZES[int(rng.integers(len(HARD_SIZES)))]
     return render(Board({}), cond, seed=seed * 1000 + k, size=size), cond, size
 
 
