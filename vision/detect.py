@@ -6543,9 +6543,10 @@ def _mix_without_glare(
     per tile side), and the ring's root-mean-square misfit to the plane is at most
     ``max_misfit`` x the slope (a highlight is smooth; a cloth's check or a hand seen
     through a cell's ring is a step), the plane's positive part ``e`` is taken out and
-    the rest rescaled by ``1 - e`` at the centre: the symbol's colour was measured at the
-    centre, glare included (the negative part, the paint darker than its median, is left:
-    the mix is clipped at 0 there already). Other rows are returned as they were.
+    the rest rescaled by ``1 - e`` at the centre (at least 1/4): the symbol's colour was
+    measured at the centre, glare included (the negative part, the paint darker than its
+    median, is left: the mix is clipped at 0 there already). Other rows are returned as
+    they were.
 
     Args:
         mix: ``(N, p * p)`` the tiles' share of symbol light (0..1).

@@ -40,19 +40,21 @@ def _glared_patch(ramp: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     return planes, body, symbol, disc
 
 
-def _linear_mix(planes: np.ndarray, body: np.ndarray, symbol: np.ndarray) -> np.ndarray:
-    """The share of symbol light the reading measures before glare is taken out."""
+def _before_and_after(ramp: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The share of symbol light of :func:`_glared_patch` ``(1, p * p)`` as the reading
+    measures it, the same with glare taken out, and the disc's mask ``(p * p,)``."""
+    planes, body, symbol, disc = _glared_patch(ramp)
     geo = _patch_geometry(ON.patch_px, ON)
-    return linear_light_mix(planes, body, symbol) * geo.inner_flat[None, :]
-
-
-def test_a_glared_body_ramp_is_taken_out_of_the_mix() -> None:
-    planes, body, symbol, disc = _glared_patch(60.0)
-    geo = _patch_geometry(ON.patch_px, ON)
-    before = _linear_mix(planes, body, symbol)
+    before = linear_light_mix(planes, body, symbol) * geo.inner_flat[None, :]
     after = _mix_without_glare(
         before, planes, body, symbol, None, geo, ON.glare_mix_min_slope, ON.glare_mix_max_misfit
     )
+    return before, after, disc
+
+
+def test_a_glared_body_ramp_is_taken_out_of_the_mix() -> None:
+    before, after, disc = _before_and_after(60.0)
+    geo = _patch_geometry(ON.patch_px, ON)
     paint = geo.inner_flat & ~disc & (np.hypot(geo.u_flat, geo.w_flat) > 0.3)
     lit_paint = paint & (geo.u_flat > 0.2)
     # the lit end of the paint read as part symbol before, as paint after
@@ -65,12 +67,7 @@ def test_a_glared_body_ramp_is_taken_out_of_the_mix() -> None:
 
 
 def test_an_even_body_is_left_as_it_was() -> None:
-    planes, body, symbol, _ = _glared_patch(0.0)
-    geo = _patch_geometry(ON.patch_px, ON)
-    before = _linear_mix(planes, body, symbol)
-    after = _mix_without_glare(
-        before, planes, body, symbol, None, geo, ON.glare_mix_min_slope, ON.glare_mix_max_misfit
-    )
+    before, after, _ = _before_and_after(0.0)
     np.testing.assert_array_equal(after, before)
 
 
