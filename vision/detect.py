@@ -63,6 +63,7 @@ from vision.shapes import (
     SHAPE_ORDER,
     ShapeSettings,
     classify_profiles,
+    linear_light_axis,
     linear_light_mix,
     luma_detail_mix,
     luma_guided_mix,
@@ -3373,10 +3374,10 @@ def _read_patches(
     blur = _edge_blur(score.reshape(n, p, p), p)  # (the score is clipped in place below)
     # blur mixes light: the grey shape terms read the mix in linear RGB, sharpened
     # where the camera kept detail in the luma (not where a glare cut took pixels out)
+    channels = _mix_channels(clipped, body_c, sym_bgr, s)
     mix = luma_detail_mix(
         luma_guided_mix(
-            linear_light_mix(planes, body_c, sym_bgr, _mix_channels(clipped, body_c, sym_bgr, s))
-            * geo.inner_flat[None, :],
+            linear_light_mix(planes, body_c, sym_bgr, channels) * geo.inner_flat[None, :],
             planes,
             body_c,
             sym_bgr,
@@ -3403,9 +3404,9 @@ def _read_patches(
             glared &= ~occ_mask.any(axis=1)
         gi = np.nonzero(glared)[0]
         if len(gi):
-            kept = _mix_channels(clipped[gi], body_c[gi], sym_bgr[gi], s)
             mix[gi] = _mix_without_glare(
-                mix[gi], planes[gi], body_c[gi], sym_bgr[gi], kept, geo,
+                mix[gi], planes[gi], body_c[gi], sym_bgr[gi],
+                None if channels is None else channels[gi], geo,
                 s.glare_mix_min_slope, s.glare_mix_max_misfit,
             )  # fmt: skip
     if dropped.any():
@@ -6557,11 +6558,7 @@ def _mix_without_glare(
         min_slope: the least plane slope taken out, mix per tile side.
         max_misfit: the most misfit of the ring to the plane, x its slope.
     """
-    lin_b = linear_from_srgb(np.asarray(body_bgr, np.float64) / 255.0)
-    diff = linear_from_srgb(np.asarray(symbol_bgr, np.float64) / 255.0) - lin_b
-    if channels is not None:
-        diff = diff * channels
-    w = diff / np.maximum((diff * diff).sum(axis=1), 1e-12)[:, None]  # (N, 3)
+    lin_b, w = linear_light_axis(body_bgr, symbol_bgr, channels)  # (N, 3) each
     ring = linear_from_srgb(np.take(planes, geo.body_idx, axis=2) / 255.0)  # (N, 3, R)
     m = ((ring - lin_b[:, :, None]) * w[:, :, None]).sum(axis=1)  # (N, R) unclipped mix
     u = geo.u_flat[geo.body_idx].astype(np.float64)

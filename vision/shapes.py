@@ -1162,6 +1162,29 @@ def _srgb_lut() -> NDArray[np.float32]:
     return lut
 
 
+def linear_light_axis(
+    body_rgb: NDArray[np.floating[Any]],
+    symbol_rgb: NDArray[np.floating[Any]],
+    channels: NDArray[np.bool_] | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The body -> symbol axis :func:`linear_light_mix` projects on: ``(lin_b, w)``, both
+    ``(N, 3)``, with a pixel's share of symbol light ``(lin(x) - lin_b) . w`` (unclipped).
+
+    Args:
+        body_rgb, symbol_rgb: ``(N, 3)`` body and symbol colours, sRGB 0..255 (any channel
+            order, the pixels' the same).
+        channels: ``(N, 3)`` the channels projected (default all).
+    """
+    n = len(body_rgb)
+    lin_b = _srgb_to_linear(np.asarray(body_rgb, np.float64).reshape(n, 3))
+    lin_f = _srgb_to_linear(np.asarray(symbol_rgb, np.float64).reshape(n, 3))
+    diff = lin_f - lin_b
+    if channels is not None:
+        diff = diff * np.asarray(channels, np.float64).reshape(n, 3)
+    w = diff / np.maximum((diff * diff).sum(axis=1), 1e-12)[:, None]
+    return lin_b, w
+
+
 def linear_light_mix(
     planes: NDArray[Any],
     body_rgb: NDArray[np.floating[Any]],
@@ -1198,14 +1221,9 @@ def linear_light_mix(
     n = len(planes)
     if n == 0:
         return np.zeros((0, planes.shape[-1]), np.float32)
-    lin_b = _srgb_to_linear(np.asarray(body_rgb, np.float64).reshape(n, 3))
-    lin_f = _srgb_to_linear(np.asarray(symbol_rgb, np.float64).reshape(n, 3))
-    diff = lin_f - lin_b
-    if channels is not None:
-        diff = diff * np.asarray(channels, np.float64).reshape(n, 3)
-    w = diff / np.maximum((diff * diff).sum(axis=1), 1e-12)[:, None]  # (N, 3)
-    lin = cv2.LUT(np.ascontiguousarray(planes).reshape(n, -1), _srgb_lut())  # (N, 3 P) float32
-    lin = lin.reshape(planes.shape)
+    lin_b, w = linear_light_axis(body_rgb, symbol_rgb, channels)
+    lut = cv2.LUT(np.ascontiguousarray(planes).reshape(n, -1), _srgb_lut())  # (N, 3 P) float32
+    lin = np.asarray(lut, np.float32).reshape(planes.shape)  # (no copy: typed for mypy)
     mix = lin[:, 0] * w[:, 0:1].astype(np.float32)
     mix += lin[:, 1] * w[:, 1:2].astype(np.float32)
     mix += lin[:, 2] * w[:, 2:3].astype(np.float32)
