@@ -778,6 +778,14 @@ class DetectorSettings:
             only. Such a reading counts only when at least ``poor_reading_min_linked`` of its tiles
             have a neighbour on a 4-adjacent cell (tiles are laid touching in lines): six dotted
             discs 90 px apart read as circles on every third cell of a 33 px lattice without it.
+        poor_reading_max_extent: ... but not with a pitch the board's symbols cannot fit: the
+            dark-mask holes' median enclosing circle over this x the pitch (the classic set's
+            widest symbol spans 0.84 of a tile; half the pitch of a board read right is the
+            usual such retry, and it reads no board). Measured on the 3,100 scenes of the 52
+            tuning sets: 487 retries at another pitch, 61.5 s of the 449 s the detector took;
+            10 were kept, at ratios 0.40-0.63 and one at 1.16 (R79g scene 51, whose dark-mask
+            holes are not its symbols); of the 264 retries at 1.2 or more none was kept (21.5
+            s; 1.3-1.7 for the half pitch). 0 turns the bound off.
         poor_reading_runner_up: ... and with the runner-up pitch mode, of the holes whose
             nearest neighbour is not the chosen mode's distance: a cloth's dots on a lattice of
             their own, 1.4 x the tiles' pitch, outnumber a board of 30 tiles 4 to 1 and win
@@ -2018,6 +2026,7 @@ class DetectorSettings:
     side_tolerance: float = 0.25
     poor_reading_share: float = 0.5
     poor_reading_min_linked: float = 0.5
+    poor_reading_max_extent: float = 1.3
     poor_reading_runner_up: bool = True
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
@@ -8412,9 +8421,15 @@ def _assemble(
             if s.poor_reading_runner_up
             else None
         )
+        # ... that the board's symbols fit (``poor_reading_max_extent``)
+        ext = float(np.median(extents[strong_c]))
         for p in (plain, chosen / 2.0, every_pitch, runner_up):
-            if p is not None and all(
-                abs(p / q - 1.0) > 2.0 * s.pitch_agreement for q in (chosen, *other_pitches)
+            if (
+                p is not None
+                and (s.poor_reading_max_extent <= 0 or ext <= s.poor_reading_max_extent * p)
+                and all(
+                    abs(p / q - 1.0) > 2.0 * s.pitch_agreement for q in (chosen, *other_pitches)
+                )
             ):
                 other_pitches.append(p)
     quality: dict[str, Any] = {
