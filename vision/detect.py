@@ -778,14 +778,21 @@ class DetectorSettings:
             only. Such a reading counts only when at least ``poor_reading_min_linked`` of its tiles
             have a neighbour on a 4-adjacent cell (tiles are laid touching in lines): six dotted
             discs 90 px apart read as circles on every third cell of a 33 px lattice without it.
-        poor_reading_max_extent: ... but not with a pitch the board's symbols cannot fit: the
-            dark-mask holes' median enclosing circle over this x the pitch (the classic set's
-            widest symbol spans 0.84 of a tile; half the pitch of a board read right is the
-            usual such retry, and it reads no board). Measured on the 3,100 scenes of the 52
-            tuning sets: 487 retries at another pitch, 61.5 s of the 449 s the detector took;
-            10 were kept, at ratios 0.40-0.63 and one at 1.16 (R79g scene 51, whose dark-mask
-            holes are not its symbols); of the 264 retries at 1.2 or more none was kept (21.5
-            s; 1.3-1.7 for the half pitch). 0 turns the bound off.
+        poor_reading_max_extent, poor_reading_fit_min_tiles: ... but a first reading of at
+            least ``poor_reading_fit_min_tiles`` tiles is not read again at a pitch the board's
+            symbols cannot fit: the dark-mask holes' median enclosing circle over
+            ``poor_reading_max_extent`` x the pitch (the classic set's widest symbol spans 0.84
+            of a tile). On a patterned cloth the cloth's holes make a board read right a poor
+            reading by share, and half its pitch is the usual such retry. Measured on the
+            3,100 scenes of the 52 tuning sets: 487 retries at another pitch, 61.5 s of the
+            449 s the detector took; 10 were kept, at ratios 0.40-0.63 and one at 1.16 (R79g
+            scene 51, whose dark-mask holes are not its symbols); of the 264 retries at 1.2 or
+            more none was kept (21.5 s; 1.3-1.7 for the half pitch). A retry's pitch only
+            seeds its lattice, whose fit may still land on the board's: after a first reading
+            of no tile, held-out seed 2219 read its board at its true pitch from a retry at
+            about half of it (2 of 4 tiles right, 0 without). Of the retries bounded at 1.3, those
+            after a first reading of 5 tiles or more took 19.9 s of the 20.1. 0 (either)
+            turns the bound off.
         poor_reading_runner_up: ... and with the runner-up pitch mode, of the holes whose
             nearest neighbour is not the chosen mode's distance: a cloth's dots on a lattice of
             their own, 1.4 x the tiles' pitch, outnumber a board of 30 tiles 4 to 1 and win
@@ -2027,6 +2034,7 @@ class DetectorSettings:
     poor_reading_share: float = 0.5
     poor_reading_min_linked: float = 0.5
     poor_reading_max_extent: float = 1.3
+    poor_reading_fit_min_tiles: int = 5
     poor_reading_runner_up: bool = True
     patch_inset: float = 0.08
     patch_smooth: float = 0.012
@@ -8421,12 +8429,17 @@ def _assemble(
             if s.poor_reading_runner_up
             else None
         )
-        # ... that the board's symbols fit (``poor_reading_max_extent``)
-        ext = float(np.median(extents[strong_c]))
+        # ... that the board's symbols fit, when the first reading found a board
+        # (``poor_reading_max_extent``, ``poor_reading_fit_min_tiles``)
+        fit_ext = (
+            float(np.median(extents[strong_c])) / s.poor_reading_max_extent
+            if s.poor_reading_max_extent > 0 < s.poor_reading_fit_min_tiles <= len(tiles)
+            else 0.0
+        )
         for p in (plain, chosen / 2.0, every_pitch, runner_up):
             if (
                 p is not None
-                and (s.poor_reading_max_extent <= 0 or ext <= s.poor_reading_max_extent * p)
+                and p >= fit_ext
                 and all(
                     abs(p / q - 1.0) > 2.0 * s.pitch_agreement for q in (chosen, *other_pitches)
                 )

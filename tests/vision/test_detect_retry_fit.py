@@ -1,5 +1,6 @@
-"""A poor first reading is not read again at a pitch its symbols cannot fit
-(``DetectorSettings.poor_reading_max_extent``, forty-eighth session).
+"""A poor first reading that found a board is not read again at a pitch its symbols cannot
+fit (``DetectorSettings.poor_reading_max_extent``, ``poor_reading_fit_min_tiles``,
+forty-eighth session).
 
 On a patterned cloth most candidate holes are the cloth's, so a board read right is a "poor"
 reading by share, and it used to be read again at half its pitch, where no symbol fits a
@@ -60,5 +61,10 @@ def test_a_retry_at_a_pitch_the_symbols_cannot_fit_is_skipped_and_the_reading_is
     (skipped,) = set(before) - set(after)
     assert all(skipped < p for p in after), (skipped, after)
     assert repr(obs_on.tiles) == repr(obs_off.tiles)
+    # after a first reading of fewer tiles than ``poor_reading_fit_min_tiles`` every retry
+    # stays: a retry's pitch only seeds its lattice, whose fit may land on the board's
+    few = dataclasses.replace(DEFAULT, poor_reading_fit_min_tiles=10**6)
+    kept, _ = _retry_pitches(monkeypatch, scene.image_bgr, few)
+    assert kept == before
     assert obs_on.lattice is not None
     assert abs(obs_on.lattice.pitch_px / pitch - 1.0) < 0.15
