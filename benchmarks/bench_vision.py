@@ -263,6 +263,23 @@ def pitch_band(pitch_px: float) -> str:
     raise ValueError(f"pitch {pitch_px!r} px is below the spec's {SPEC_MIN_PITCH_PX} px")
 
 
+def _failure(
+    k: int, size: tuple[int, int], tags: list[str], pitch_px: float, sc: DetectionScore
+) -> dict[str, Any]:
+    """The row a scene ``k`` not read exactly adds to a section's ``failures``."""
+    return {
+        "scene": k,
+        "size": list(size),
+        "tags": tags,
+        "pitch_px": round(pitch_px, 1),
+        "tiles": sc.visible,
+        "missed": sc.visible - sc.matched_visible,
+        "false": sc.detected - sc.correct_detections,
+        "misread": sc.matched - sc.identity_ok,
+        "confusions": {f"{a}->{b}": n for (a, b), n in sc.confusions.items()},
+    }
+
+
 def _accuracy_hard(
     n_scenes: int,
     seed: int,
@@ -306,19 +323,7 @@ def _accuracy_hard(
         for tag in tags:
             by_tag[tag] = by_tag[tag] + sc
         if not sc.exact:
-            failures.append(
-                {
-                    "scene": k,
-                    "size": list(size),
-                    "tags": tags,
-                    "pitch_px": round(r.pitch_px, 1),
-                    "tiles": sc.visible,
-                    "missed": sc.visible - sc.matched_visible,
-                    "false": sc.detected - sc.correct_detections,
-                    "misread": sc.matched - sc.identity_ok,
-                    "confusions": {f"{a}->{b}": n for (a, b), n in sc.confusions.items()},
-                }
-            )
+            failures.append(_failure(k, size, tags, r.pitch_px, sc))
     return {
         "overall": total.summary(),
         "scenes_redrawn_in_spec": replaced,
@@ -376,19 +381,7 @@ def _accuracy_phone(n_scenes: int, seed: int, first: int = 0) -> dict[str, Any]:
         for tag in tags:
             by_tag[tag] = by_tag[tag] + sc
         if not sc.exact:
-            failures.append(
-                {
-                    "scene": k,
-                    "size": list(size),
-                    "tags": tags,
-                    "pitch_px": round(r.pitch_px, 1),
-                    "tiles": sc.visible,
-                    "missed": sc.visible - sc.matched_visible,
-                    "false": sc.detected - sc.correct_detections,
-                    "misread": sc.matched - sc.identity_ok,
-                    "confusions": {f"{a}->{b}": n for (a, b), n in sc.confusions.items()},
-                }
-            )
+            failures.append(_failure(k, size, tags, r.pitch_px, sc))
     return {
         "overall": total.summary(),
         "by_condition": {t: by_tag[t].summary() for t in sorted(by_tag)},
