@@ -790,9 +790,9 @@ class DetectorSettings:
             more none was kept (21.5 s; 1.3-1.7 for the half pitch). A retry's pitch only
             seeds its lattice, whose fit may still land on the board's: after a first reading
             of no tile, held-out seed 2219 read its board at its true pitch from a retry at
-            about half of it (2 of 4 tiles right, 0 without). Of the retries bounded at 1.3, those
-            after a first reading of 5 tiles or more took 19.9 s of the 20.1. 0 (either)
-            turns the bound off.
+            about half of it (2 of 4 tiles right, 0 without). Of the retries bounded at 1.3,
+            those after a first reading of 5 tiles or more took 19.9 s of the 20.1. 0
+            (either) turns the bound off.
         poor_reading_runner_up: ... and with the runner-up pitch mode, of the holes whose
             nearest neighbour is not the chosen mode's distance: a cloth's dots on a lattice of
             their own, 1.4 x the tiles' pitch, outnumber a board of 30 tiles 4 to 1 and win
@@ -8431,10 +8431,14 @@ def _assemble(
         )
         # ... that the board's symbols fit, when the first reading found a board
         # (``poor_reading_max_extent``, ``poor_reading_fit_min_tiles``)
+        bounded = (
+            s.poor_reading_max_extent > 0
+            and s.poor_reading_fit_min_tiles > 0
+            and len(tiles) >= s.poor_reading_fit_min_tiles
+        )
+        # (the smallest retry pitch, work px, the symbols fit)
         fit_ext = (
-            float(np.median(extents[strong_c])) / s.poor_reading_max_extent
-            if s.poor_reading_max_extent > 0 < s.poor_reading_fit_min_tiles <= len(tiles)
-            else 0.0
+            float(np.median(extents[strong_c])) / s.poor_reading_max_extent if bounded else 0.0
         )
         for p in (plain, chosen / 2.0, every_pitch, runner_up):
             if (
