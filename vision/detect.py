@@ -7513,6 +7513,7 @@ def _assemble(
     if strong_c.sum() < s.min_pitch_support:
         strong_c[:] = True
     extents = np.array([c.extent for c in cands])
+    ref_ext = float(np.median(extents[strong_c]))  # the typical symbol's enclosing circle
     pitch_mode = _pitch_mode(centres[strong_c], extents[strong_c], s)
     plain = _pitch_mode(centres[strong_c], extents[strong_c], s, span_test=False)
     # the span test can also drop true neighbours (blur swells the holes) and leave the
@@ -7545,7 +7546,6 @@ def _assemble(
     if pitch_mode is not None:  # tiles laid edge to edge: their spacing is the pitch
         # ... scaled by each symbol's size against the typical one, since an oblique view
         # shrinks far tiles (the printed symbols shrink with them)
-        ref_ext = float(np.median(extents[strong_c]))
         local_pitch = pitch_mode * np.clip(extents / max(ref_ext, 1e-6), 0.6, 1.6)
         near = np.abs(side_est - s.tile_fill * local_pitch) <= s.side_tolerance * local_pitch
         side_est = np.where(near, side_est, s.tile_fill * local_pitch)
@@ -8437,9 +8437,7 @@ def _assemble(
             and len(tiles) >= s.poor_reading_fit_min_tiles
         )
         # (the smallest retry pitch, work px, the symbols fit)
-        fit_ext = (
-            float(np.median(extents[strong_c])) / s.poor_reading_max_extent if bounded else 0.0
-        )
+        fit_ext = ref_ext / s.poor_reading_max_extent if bounded else 0.0
         for p in (plain, chosen / 2.0, every_pitch, runner_up):
             if (
                 p is not None
