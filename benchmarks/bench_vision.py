@@ -263,21 +263,33 @@ def pitch_band(pitch_px: float) -> str:
     raise ValueError(f"pitch {pitch_px!r} px is below the spec's {SPEC_MIN_PITCH_PX} px")
 
 
-def _failure(
-    k: int, size: tuple[int, int], tags: list[str], pitch_px: float, sc: DetectionScore
-) -> dict[str, Any]:
-    """The row a scene ``k`` not read exactly adds to a section's ``failures``."""
-    return {
-        "scene": k,
-        "size": list(size),
-        "tags": tags,
-        "pitch_px": round(pitch_px, 1),
-        "tiles": sc.visible,
-        "missed": sc.visible - sc.matched_visible,
-        "false": sc.detected - sc.correct_detections,
-        "misread": sc.matched - sc.identity_ok,
-        "confusions": {f"{a}->{b}": n for (a, b), n in sc.confusions.items()},
-    }
+def _tally(
+    sc: DetectionScore,
+    k: int,
+    size: tuple[int, int],
+    tags: list[str],
+    pitch_px: float,
+    by_tag: dict[str, DetectionScore],
+    failures: list[dict[str, Any]],
+) -> None:
+    """Add scene ``k``'s score to each of its condition ``tags`` in ``by_tag`` and, when it
+    was not read exactly, its row to ``failures`` (a section's per-scene bookkeeping)."""
+    for tag in tags:
+        by_tag[tag] = by_tag[tag] + sc
+    if not sc.exact:
+        failures.append(
+            {
+                "scene": k,
+                "size": list(size),
+                "tags": tags,
+                "pitch_px": round(pitch_px, 1),
+                "tiles": sc.visible,
+                "missed": sc.visible - sc.matched_visible,
+                "false": sc.detected - sc.correct_detections,
+                "misread": sc.matched - sc.identity_ok,
+                "confusions": {f"{a}->{b}": n for (a, b), n in sc.confusions.items()},
+            }
+        )
 
 
 def _accuracy_hard(
@@ -320,10 +332,7 @@ def _accuracy_hard(
             total = total + sc
             band = pitch_band(r.pitch_px)
             by_pitch[band] = by_pitch[band] + sc
-        for tag in tags:
-            by_tag[tag] = by_tag[tag] + sc
-        if not sc.exact:
-            failures.append(_failure(k, size, tags, r.pitch_px, sc))
+        _tally(sc, k, size, tags, r.pitch_px, by_tag, failures)
     return {
         "overall": total.summary(),
         "scenes_redrawn_in_spec": replaced,
@@ -377,11 +386,7 @@ def _accuracy_phone(n_scenes: int, seed: int, first: int = 0) -> dict[str, Any]:
         times.append(obs.elapsed_ms)
         sc = score_detection(obs, r.truth, r.pitch_px)
         total = total + sc
-        tags = condition_tags(cond)
-        for tag in tags:
-            by_tag[tag] = by_tag[tag] + sc
-        if not sc.exact:
-            failures.append(_failure(k, size, tags, r.pitch_px, sc))
+        _tally(sc, k, size, condition_tags(cond), r.pitch_px, by_tag, failures)
     return {
         "overall": total.summary(),
         "by_condition": {t: by_tag[t].summary() for t in sorted(by_tag)},
