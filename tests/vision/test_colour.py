@@ -120,6 +120,30 @@ def test_clipped_channels_are_read_as_lower_bounds(
     np.testing.assert_allclose(few.distances, plain.distances)
 
 
+@pytest.mark.parametrize(("warm_exposure", "seed"), [(2.0, 1), (2.0, 2), (2.5, 0), (2.5, 1)])
+def test_clipped_channels_bound_the_exposure(warm_exposure: float, seed: int) -> None:
+    # paints brighter than their references in part of the palette (the red, orange and
+    # yellow at 2-2.5x the blue, purple and green): the unclipped symbols set the exposure
+    # too low for the warm ones, and an orange with red clipped, judged at it, lies nearer
+    # yellow. The clipped channels bound the exposure from below, and it is orange again
+    palette = Palette.classic()
+    sym, body, truth = _symbols(palette, light=(1.0, 1.0, 1.0), saturation=1.0, seed=seed)
+    hot, hot_body, _ = _symbols(
+        palette, light=(1.0, 1.0, 1.0), saturation=1.0, exposure=warm_exposure, seed=seed
+    )
+    warm = [i for i, t in enumerate(truth) if t in ("red", "orange", "yellow")]
+    sym[warm], body[warm] = hot[warm], hot_body[warm]
+    clipped = (sym >= ColourSettings().clip_level).astype(float)
+    orange = [i for i, t in enumerate(truth) if t == "orange"]
+    assert clipped[orange, 0].all() and not clipped[orange, 1].any()
+    bounded = classify_colours(sym, body, palette, symbol_clipped=clipped)
+    assert _named(bounded.confidences, palette) == truth
+    unbounded = classify_colours(
+        sym, body, palette, ColourSettings(clip_exposure_quantile=0.0), symbol_clipped=clipped
+    )
+    assert [_named(unbounded.confidences, palette)[i] for i in orange] == ["yellow"] * 6
+
+
 def _colour_slips(seed: int, conditions: object, n_tiles: int) -> tuple[int, float, int]:
     board = random_board(np.random.default_rng(seed), n_tiles)
     r = render(board, conditions, seed=seed)  # type: ignore[arg-type]
