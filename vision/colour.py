@@ -31,7 +31,8 @@ The reading of one image goes:
 4. **Clipped channels.** Where a symbol's channel reached the sensor's ceiling its measured
    value is only a lower bound (an over-exposed yellow keeps its hue in blue alone). Compared
    with a reference, such a channel is raised to what that reference asks (through the scene
-   correction, where that is more); such symbols do not set the exposure.
+   correction, where that is more); such symbols do not set the exposure's median, but
+   bound it from below (``ColourSettings.clip_exposure_quantile``).
 
 Distances are CIE76 Delta E in CIELAB (D65), with L* down-weighted.
 """
@@ -142,7 +143,8 @@ class ColourSettings:
             brightest, 0.5: a blue's clipped red says nothing of a blue paint's exposure;
             and only symbols within ``curve_judge_distance`` of it: a cloth's white blob is
             no yellow). The exposure is the larger of the unclipped symbols' median and this
-            quantile of the bounds (0: off), raised at most ``clip_exposure_max_gain`` times.
+            quantile of the bounds (with at least ``min_unclipped_symbols`` of them; 0: off),
+            raised at most ``clip_exposure_max_gain`` times.
             Paints brighter than their references in part of the palette - the warm ones of
             an over-exposed frame, at about twice the blue's exposure on held-out seed 2251
             (red clipped on 42 of 62 symbols) - leave the unclipped symbols' exposure too
