@@ -586,7 +586,8 @@ def _adapt(
     # the clipped symbols the light is learnt from, and their channels that bound the
     # exposure: a channel at the ceiling that is a main one of the reference compared
     # (``clip_exposure_channel_share`` of its brightest)
-    on_c = fit[cut]
+    bounding = cut[fit[cut]]
+    clip_b = clip[bounding]
     main_c = ref_lin >= settings.clip_exposure_channel_share * ref_lin.max(axis=1, keepdims=True)
 
     def exposure_of(
@@ -595,14 +596,14 @@ def _adapt(
         y = _luminance(_saturate(x[full], sat, space) * gains)
         e = float(max(np.median(y / ref_y[assign[full]]), 1e-4))
         q = settings.clip_exposure_quantile
-        if q > 0 and int(on_c.sum()) >= settings.min_unclipped_symbols:
+        if q > 0 and len(bounding) >= settings.min_unclipped_symbols:
             # a clipped channel is only a lower bound of the symbol's light, so the exposure
             # is at least what it asks of its reference's channel
-            k = assign[cut][on_c]
-            v = _saturate(xc[on_c], sat, space) * gains
-            ok = clip[cut][on_c] & main_c[k]
+            k = assign[bounding]
+            v = _saturate(x[bounding], sat, space) * gains
+            ok = clip_b & main_c[k]
             if settings.curve_judge_distance > 0:
-                ok &= (near[cut][on_c] <= settings.curve_judge_distance)[:, None]
+                ok &= (near[bounding] <= settings.curve_judge_distance)[:, None]
             bound = np.where(ok, v / np.maximum(ref_lin[k], 1e-6), 0.0).max(axis=1)
             bound = bound[ok.any(axis=1)]
             if len(bound) >= settings.min_unclipped_symbols:
