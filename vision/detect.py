@@ -48,7 +48,13 @@ from numpy.typing import NDArray
 
 from calibration.profile import Palette, Profile
 from scorer.model import COLOR_LETTERS, COPIES_PER_KIND, Pos, Shape, Tile
-from vision.colour import ColourSettings, classify_colours, lab_u8, linear_from_srgb
+from vision.colour import (
+    ColourSettings,
+    classify_colours,
+    clip_levels,
+    lab_u8,
+    linear_from_srgb,
+)
 from vision.lattice import (
     LatticeFit,
     LatticeSettings,
@@ -921,7 +927,8 @@ class DetectorSettings:
             (``symbol_core_score`` 0: always the eroded mask).
         mix_clip_max_share, mix_clip_min_contrast: a symbol channel with more than
             ``mix_clip_max_share`` of the symbol's pixels at the sensor's ceiling
-            (``ColourSettings.clip_level``) is left out of the share of symbol light the grey
+            (``ColourSettings.clip_level``, or a lower ceiling the image shows:
+            :func:`vision.colour.clip_levels`) is left out of the share of symbol light the grey
             shape terms read (:func:`vision.shapes.linear_light_mix`), when the channels left
             still make the symbol brighter than its body by ``mix_clip_min_contrast`` (linear
             relative luminance, ITU-R BT.709 weights, of those channels alone). A clipped
@@ -3023,6 +3030,14 @@ class _TileSource:
         self.grow_tiles = grow_tiles
         # (region, its BGRA copy)
         self._copy: tuple[tuple[int, int, int, int], NDArray[np.uint8]] | None = None
+        self._clip: tuple[ColourSettings, NDArray[np.float32]] | None = None
+
+    def clip_levels(self, settings: ColourSettings) -> NDArray[np.float32]:
+        """``(3,)`` (B, G, R): the level at or above which a channel counts as clipped in
+        this image (:func:`vision.colour.clip_levels`), measured once."""
+        if self._clip is None or self._clip[0] != settings:
+            self._clip = (settings, clip_levels(self.image_bgr, settings).astype(np.float32))
+        return self._clip[1]
 
     def bgra(
         self, box: tuple[int, int, int, int], side: float
@@ -3384,7 +3399,8 @@ def _read_patches(
     sym_bgr = np.matmul(inner_f, raw)[:, 0, :].astype(np.float64) / per_px
     # the share of those pixels at the sensor's ceiling, per channel: their mean is then only
     # a lower bound of the paint's colour (:func:`vision.colour.classify_colours`)
-    hi = np.greater_equal(raw, np.float32(s.colour.clip_level), out=raw)  # 1 / 0, in place
+    # (where the image shows a lower ceiling in a channel, its clipped pixels are there)
+    hi = np.greater_equal(raw, source.clip_levels(s.colour), out=raw)  # 1 / 0, in place
     clipped = np.matmul(inner_f, hi)[:, 0, ::-1].astype(np.float64) / per_px  # R G B
     lap = _laplacian(stack[:, :, 1]).reshape(-1, rows, p)[:, gap : gap + p].reshape(-1, pp)
     sharp = lap.var(axis=1).astype(np.float64)

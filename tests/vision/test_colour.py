@@ -16,7 +16,7 @@ import pytest
 from numpy.typing import NDArray
 
 from calibration.profile import Palette
-from vision.colour import ColourSettings, classify_colours, linear_from_lab
+from vision.colour import ColourSettings, classify_colours, clip_levels, linear_from_lab
 from vision.detect import detect
 from vision.evaluate import random_board, score_detection
 from vision.render import CUSTOM_PAINTS, PRESETS, render
@@ -142,6 +142,61 @@ def test_clipped_channels_bound_the_exposure(warm_exposure: float, seed: int) ->
         sym, body, palette, ColourSettings(clip_exposure_quantile=0.0), symbol_clipped=clipped
     )
     assert [_named(unbounded.confidences, palette)[i] for i in orange] == ["yellow"] * 6
+
+
+def _clipped_then_scaled(gains_bgr: tuple[float, float, float], seed: int) -> NDArray[np.uint8]:
+    """A 640x480 image of a noisy mid-grey table with 40 over-exposed discs (symbols whose
+    light passes the sensor's ceiling), clipped at 255, then scaled by ``gains_bgr`` (a
+    white balance or darkening applied after the clip)."""
+    rng = np.random.default_rng(seed)
+    img = rng.normal(110.0, 25.0, (480, 640, 3))
+    yy, xx = np.mgrid[0:480, 0:640]
+    for _ in range(40):
+        cy, cx = rng.uniform(20, 460), rng.uniform(20, 620)
+        disc = (yy - cy) ** 2 + (xx - cx) ** 2 <= 8.0**2
+        img[disc] = rng.normal(290.0, 30.0, (int(disc.sum()), 3))
+    clipped = np.clip(img, 0.0, 255.0)
+    return np.asarray(np.clip(clipped * np.array(gains_bgr), 0, 255).astype(np.uint8))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_clip_levels_find_a_ceiling_below_255(seed: int) -> None:
+    level = ColourSettings().clip_level
+    # at the sensor's own ceiling: the fixed level
+    assert clip_levels(_clipped_then_scaled((1.0, 1.0, 1.0), seed)).tolist() == [level] * 3
+    # a green-tinting white balance after the clip: blue's and red's ceilings move down with
+    # their gains (255 x 0.9 = 229, 255 x 0.85 = 216), each less JPEG's spread; green's
+    # pile is at 255 still
+    tinted = clip_levels(_clipped_then_scaled((0.9, 1.12, 0.85), seed))
+    assert tinted[1] == level
+    np.testing.assert_allclose(tinted[[0, 2]], [229 - (255 - level), 216 - (255 - level)], atol=2)
+    # a darkened image whose top is no pile (nothing reached the ceiling): the fixed level
+    rng = np.random.default_rng(seed)
+    dim = np.clip(rng.normal(100.0, 30.0, (480, 640, 3)), 0, 255).astype(np.uint8)
+    assert clip_levels(dim).tolist() == [level] * 3
+
+
+def test_a_white_balance_after_the_clip_moves_the_ceiling() -> None:
+    """The hard benchmark's scene 44 (``--seed 13``: yellows and oranges with red and green
+    at the ceiling) under bench_camera's green tint (gains 0.9, 1.12, 0.85 on the rendered
+    image): red's clipped pixels sit at 216. Taken as measured, the yellows' red reads too
+    low and 17 symbols slipped (yellow read green, orange yellow); with the ceiling found
+    in the image (:func:`vision.colour.clip_levels`), none."""
+    from benchmarks.bench_camera import PROCESSING
+    from benchmarks.bench_vision import hard_scene
+    from vision.detect import DetectorSettings
+
+    scene = hard_scene(13, 44, random_board).final
+    img = PROCESSING["green_tint"][0](scene.image_bgr)
+
+    def slips(colour: ColourSettings) -> int:
+        settings = dataclasses.replace(DetectorSettings(), colour=colour)
+        score = score_detection(detect(img, settings=settings), scene.truth, scene.pitch_px)
+        assert score.recall >= 0.95
+        return sum(n for (a, b), n in score.confusions.items() if a[0] != b[0])
+
+    assert slips(ColourSettings()) == 0
+    assert slips(ColourSettings(ceiling_pile_ratio=0.0)) >= 10
 
 
 def _colour_slips(seed: int, conditions: object, n_tiles: int) -> tuple[int, float, int]:
