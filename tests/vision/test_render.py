@@ -641,6 +641,30 @@ def test_camera_noise_reduction_smooths_noise() -> None:
     assert roughness(clean.astype(float)) < 0.6 * roughness(noisy)
 
 
+def test_striped_cloth_prints_lines_and_bands_at_one_angle() -> None:
+    """The striped cloth (fiftieth session): one to three stripes from a 1 mm line to a band
+    of 0.6 tile, repeating every 0.5-2 tiles at one angle; drawn by name only."""
+    from vision.render import _surface_texture  # (the texture alone)
+
+    pitch_mm, mm_per_px = 30.0, 0.5
+    dark_seen = 0
+    for seed in range(12):
+        tex = _surface_texture(
+            "striped_cloth", np.random.default_rng(seed), (400, 400), mm_per_px, None, pitch_mm
+        )
+        grey = cv2.cvtColor(tex, cv2.COLOR_BGR2GRAY).astype(np.float64)
+        # stripes vary across them and not along: the image's spectrum is a line through
+        # the origin, so the gradients point one way (structure tensor coherence)
+        gx = cv2.Sobel(grey, cv2.CV_64F, 1, 0, ksize=5)
+        gy = cv2.Sobel(grey, cv2.CV_64F, 0, 1, ksize=5)
+        jxx, jyy, jxy = (gx * gx).sum(), (gy * gy).sum(), (gx * gy).sum()
+        coherence = np.hypot(jxx - jyy, 2 * jxy) / (jxx + jyy)
+        assert coherence > 0.8, (seed, coherence)
+        dark_seen += int((grey < 60).mean() > 0.02)
+    # some draws have a stripe as dark as a tile's black margin (the hard case)
+    assert dark_seen >= 2
+
+
 def test_polka_dot_cloth_prints_dots_of_a_third_to_most_of_a_tile() -> None:
     """The polka-dot cloth (thirty-ninth session): staggered discs 0.3-0.8 of a tile across
     on a plain ground, drawn by name only, so random conditions keep the scenes they had."""
@@ -674,4 +698,4 @@ def test_polka_dot_cloth_prints_dots_of_a_third_to_most_of_a_tile() -> None:
     drawn = {Conditions.sample(rng, "hard").surface for _ in range(300)}
     assert "polka_dot_cloth" not in drawn
     assert drawn == set(DRAWN_SURFACES)
-    assert set(SURFACES) - set(DRAWN_SURFACES) == {"polka_dot_cloth"}
+    assert set(SURFACES) - set(DRAWN_SURFACES) == {"polka_dot_cloth", "striped_cloth"}
