@@ -335,10 +335,10 @@ def clip_levels(
     if settings.ceiling_pile_ratio <= 0 or h * w == 0:
         return levels
     step = max(1, int(np.sqrt(h * w / 2.5e5)))
-    sub = np.ascontiguousarray(image_bgr)
+    sub: NDArray[np.uint8] = np.ascontiguousarray(image_bgr)
     if step > 1:  # (nearest-neighbour sampling keeps every value as it is)
         size = (max(1, w // step), max(1, h // step))
-        sub = cv2.resize(image_bgr, size, interpolation=cv2.INTER_NEAREST)
+        sub = np.asarray(cv2.resize(image_bgr, size, interpolation=cv2.INTER_NEAREST), np.uint8)
     n = sub.shape[0] * sub.shape[1]
     spread = 255 - settings.clip_level
     for c in range(3):
