@@ -138,7 +138,8 @@ class ColourSettings:
             ``ceiling_pile_ratio`` times as many per level as the ``ceiling_window`` levels
             below them. None of the 3,349 cached tuning images has such a pile below 250;
             bench_camera's green tint (gains 0.9, 1.12, 0.85 after the render's clip) has
-            one in red and blue on 6 of 20 scenes, its under-exposure (0.6x) on 4 of 20.
+            one in red and blue on 6 of 20 scenes, its under-exposure (0.5x, gamma 0.8) on 4
+            of 20.
         clip_fraction: a symbol's channel is clipped (its mean only a lower bound) when at
             least this share of its colour pixels is; :func:`classify_colours` then compares
             it with each reference as if it were at least as bright as the reference asks.
@@ -347,10 +348,11 @@ def clip_levels(
         top = int(held.max())
         if top >= settings.clip_level or top < settings.ceiling_window + 3:
             continue  # (at the sensor's own ceiling, or a black image)
-        pile = hist[top - 2 : top + 1].sum()
-        below = hist[top - 2 - settings.ceiling_window : top - 2].mean()
-        if pile >= settings.ceiling_pile_share * n and pile >= 3 * (
-            settings.ceiling_pile_ratio * below
+        pile = hist[top - 2 : top + 1].sum()  # (the top 3 levels)
+        below = hist[top - 2 - settings.ceiling_window : top - 2].mean()  # (per level)
+        if (
+            pile >= settings.ceiling_pile_share * n
+            and pile / 3 >= settings.ceiling_pile_ratio * below
         ):
             levels[c] = float(top - spread)
     return levels
